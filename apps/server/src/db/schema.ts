@@ -1,0 +1,191 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  real,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "date" });
+const createdAt = () => ts("created_at").notNull().defaultNow();
+
+/** People with an account. Height in cm and weight in kg (SI-derived) whatever their display units. */
+export const users = pgTable(
+  "users",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    email: text("email").notNull(),
+    username: text("username").notNull(),
+    passwordHash: text("password_hash"),
+    name: text("name").notNull().default(""),
+    gender: text("gender"),
+    dateOfBirth: date("date_of_birth", { mode: "string" }),
+    heightCm: real("height_cm"),
+    weightKg: real("weight_kg"),
+    units: text("units").notNull().default("metric"),
+    newsletterLanguage: text("newsletter_language").notNull().default("en"),
+    timezone: text("timezone").notNull().default("UTC"),
+    userpicPath: text("userpic_path"),
+    role: text("role").notNull().default("user"),
+    billingStatus: text("billing_status").notNull().default("none"),
+    isCustomerOverride: boolean("is_customer_override").notNull().default(false),
+    isIosUser: boolean("is_ios_user").notNull().default(false),
+    isAndroidUser: boolean("is_android_user").notNull().default(false),
+    passwordChangedAt: ts("password_changed_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("users_email_key").on(t.email), uniqueIndex("users_username_key").on(t.username)],
+);
+
+/** Server-side sessions; the cookie holds a random id whose SHA-256 is the key here. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    csrfSecret: text("csrf_secret").notNull(),
+    createdAt: createdAt(),
+    lastSeenAt: ts("last_seen_at").notNull().defaultNow(),
+    expiresAt: ts("expires_at").notNull(),
+    ip: text("ip"),
+    userAgent: text("user_agent"),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** `Authorization: Token <key>` keys for the companion app; only the hash is stored. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    keyHash: text("key_hash").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [uniqueIndex("api_tokens_key_hash_key").on(t.keyHash), index("api_tokens_user_idx").on(t.userId)],
+);
+
+/** Single-use codes: password resets and direct-login pairs. */
+export const oneTimeCodes = pgTable(
+  "one_time_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    purpose: text("purpose").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("one_time_codes_user_idx").on(t.userId)],
+);
+
+/** Social sign-in identities (OpenID Connect `sub` per provider). */
+export const socialIdentities = pgTable(
+  "social_identities",
+  {
+    provider: text("provider").notNull(),
+    subject: text("subject").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("social_identities_key").on(t.provider, t.subject), index("social_user_idx").on(t.userId)],
+);
+
+/** Capability links to one object (a BP log, a measurement); the token is shown once, stored hashed. */
+export const shareLinks = pgTable(
+  "share_links",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    targetId: text("target_id").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    createdAt: createdAt(),
+    revokedAt: ts("revoked_at"),
+    lastOpenedAt: ts("last_opened_at"),
+  },
+  (t) => [uniqueIndex("share_links_token_key").on(t.tokenHash), index("share_links_user_idx").on(t.userId)],
+);
+
+/** Fixed-window attempt counters for rate limits, kept in the database so they survive restarts. */
+export const rateLimits = pgTable("rate_limits", {
+  key: text("key").primaryKey(),
+  windowStart: ts("window_start").notNull(),
+  count: integer("count").notNull(),
+});
+
+/** Who did what, when, from where: no secrets, no health values. user_id is pseudonymised on deletion. */
+export const auditLog = pgTable(
+  "audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    at: ts("at").notNull().defaultNow(),
+    userId: uuid("user_id"),
+    action: text("action").notNull(),
+    objectId: text("object_id"),
+    ip: text("ip"),
+    requestId: text("request_id"),
+    meta: jsonb("meta").notNull().default(sql`'{}'::jsonb`),
+  },
+  (t) => [index("audit_log_user_idx").on(t.userId)],
+);
+
+/** Domain events written in the same transaction as the change; delivered once per subscriber. */
+export const outboxEvents = pgTable(
+  "outbox_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id"),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("outbox_events_user_idx").on(t.userId)],
+);
+
+/** Which subscriber has handled which event: the exactly-once ledger. */
+export const outboxDeliveries = pgTable(
+  "outbox_deliveries",
+  {
+    eventId: bigint("event_id", { mode: "number" }).notNull(),
+    subscriber: text("subscriber").notNull(),
+    deliveredAt: createdAt(),
+  },
+  (t) => [uniqueIndex("outbox_deliveries_key").on(t.eventId, t.subscriber)],
+);
+
+/** Mail kept in development (and always recorded for the dev outbox page). */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id"),
+    to: text("to").notNull(),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html"),
+    createdAt: createdAt(),
+    sentAt: ts("sent_at"),
+  },
+  (t) => [index("mail_outbox_user_idx").on(t.userId)],
+);

@@ -1,0 +1,78 @@
+import path from "node:path";
+import { z } from "zod";
+
+const bool = z
+  .enum(["0", "1", "true", "false", ""])
+  .transform((v) => v === "1" || v === "true");
+const optionalUrl = z
+  .string()
+  .transform((v) => (v === "" ? undefined : v))
+  .pipe(z.url().optional());
+
+/**
+ * Every environment variable the server reads, with its default. docs/configuration.md lists the same
+ * set; a test keeps the two in step.
+ */
+export const ConfigSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  /** The address people use to reach Tonus; redirects and e-mail links are built from it. */
+  PUBLIC_URL: optionalUrl,
+  /** Extra hosts (comma-separated origins) the app may redirect to and accept unsafe requests from. */
+  TRUSTED_ORIGINS: z.string().default(""),
+  DATA_DIR: z.string().default("./data"),
+  DATABASE_URL: optionalUrl,
+  FILES_DIR: z.string().optional(),
+  SECRET_KEY: z.string().min(32).optional(),
+  COOKIE_DOMAIN: z.string().optional(),
+  SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
+  SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
+  BILLING_MODE: z.enum(["off", "sandbox", "stripe"]).default("off"),
+  MAINTENANCE: bool.default(false),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  SMTP_URL: optionalUrl,
+  MAIL_FROM: z.string().default("Tonus <no-reply@tonus.local>"),
+  APP_TOKEN: z.string().default("tonus-public-app-token"),
+  HELP_CENTER_URL: z.string().url().default("https://github.com/tonus-health/tonus/wiki"),
+  INTERCOM_KEY: z.string().optional(),
+  INTERCOM_SECRET: z.string().optional(),
+  CHAT_WIDGET_URL: optionalUrl,
+  ANALYTICS_ENABLED: bool.default(false),
+  ANALYTICS_TOKEN: z.string().optional(),
+  OIDC_GOOGLE_ISSUER: optionalUrl,
+  OIDC_GOOGLE_CLIENT_ID: z.string().optional(),
+  OIDC_GOOGLE_CLIENT_SECRET: z.string().optional(),
+  OIDC_APPLE_ISSUER: optionalUrl,
+  OIDC_APPLE_CLIENT_ID: z.string().optional(),
+  OIDC_APPLE_CLIENT_SECRET: z.string().optional(),
+  WEB_DIST: z.string().optional(),
+  RATE_LIMIT_SIGNIN_PER_HOUR: z.coerce.number().int().positive().default(100),
+});
+
+export type Config = z.infer<typeof ConfigSchema> & {
+  secretKey: string;
+  filesDir: string;
+  webDist: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Reads and validates the environment; the error names the first bad variable in one line. */
+export function loadConfig(env: Record<string, string | undefined>, root = process.cwd()): Config {
+  const parsed = ConfigSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    throw new ConfigError(`Invalid configuration: ${name}: ${issue?.message ?? "invalid value"}`);
+  }
+  const c = parsed.data;
+  const dataDir = path.resolve(root, c.DATA_DIR);
+  return {
+    ...c,
+    DATA_DIR: dataDir,
+    secretKey: c.SECRET_KEY ?? "",
+    filesDir: path.resolve(root, c.FILES_DIR ?? path.join(c.DATA_DIR, "files")),
+    webDist: path.resolve(root, c.WEB_DIST ?? path.join(import.meta.dirname, "../../../web/dist")),
+  };
+}

@@ -1,0 +1,32 @@
+import { z } from "zod";
+
+/** An e-mail address as typed; trimmed and lower-cased so one person has one account. */
+export const EmailSchema = z
+  .string()
+  .trim()
+  .max(254)
+  .transform((v) => v.normalize("NFC").toLowerCase())
+  .pipe(z.email({ message: "Enter a valid email address" }));
+
+/** A calendar date `YYYY-MM-DD` (no time, no zone). */
+export const IsoDateSchema = z.iso.date();
+
+/** An IANA time-zone name such as `Europe/Moscow`, checked against the runtime's zone database. */
+export const TimeZoneSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .refine((tz) => {
+    try {
+      new Intl.DateTimeFormat("en", { timeZone: tz });
+      return true;
+    } catch {
+      return false;
+    }
+  }, "Unknown time zone");
+
+export const LocaleSchema = z.enum(["en", "ru"]);
+export type Locale = z.infer<typeof LocaleSchema>;
+
+/** A simple `{ ok: true }` acknowledgement. */
+export const OkSchema = z.object({ ok: z.literal(true) });

@@ -1,0 +1,62 @@
+import { z } from "zod";
+
+/**
+ * Every stable error code the API answers with. The wire shape is the spec's: `error` holds the message
+ * (the web app falls back to `detail`), `code` is one of these, `issues` lists field problems on 400.
+ */
+export const ERROR_CODES = {
+  /** The body, query or params did not match the endpoint's schema. */
+  validation_failed: 400,
+  /** An unsafe request without a valid, session-bound CSRF token or from a foreign origin. */
+  csrf_failed: 403,
+  /** The request needs a signed-in user (or a token) and has none. */
+  not_authenticated: 403,
+  /** Signed in, but this user may not do this (for example a non-operator on an operator route). */
+  forbidden: 403,
+  /** Nothing with that id is visible to this caller; the same for "exists but is not yours". */
+  not_found: 404,
+  /** Sign-in with an unknown e-mail or a wrong password (one message for both, spec §8). */
+  invalid_credentials: 400,
+  /** Password recovery for an address with no account (spec §8 "No user with this email"). */
+  user_not_found: 400,
+  /** Registration with an e-mail that already has an account. */
+  email_taken: 409,
+  /** A password shorter than the minimum or on the common-password list. */
+  weak_password: 400,
+  /** The current password given for a password change is wrong. */
+  wrong_password: 400,
+  /** A password-reset or direct-login code that is unknown, used or expired. */
+  invalid_code: 400,
+  /** Too many attempts; retry after the time in `Retry-After`. */
+  rate_limited: 429,
+  /** The uploaded file is larger than allowed. */
+  file_too_large: 413,
+  /** The upload is not exactly one file of an accepted image type, or is corrupt. */
+  invalid_image: 400,
+  /** The image is larger in pixels (or frames) than allowed. */
+  image_too_large: 400,
+  /** The request body is larger than the server accepts. */
+  payload_too_large: 413,
+  /** The operation conflicts with the current state. */
+  conflict: 409,
+  /** `MAINTENANCE=1`: every API call is refused until the operator turns it off. */
+  maintenance: 503,
+  /** The server is shutting down or overloaded; retry. */
+  unavailable: 503,
+  /** An unexpected failure; details are in the server log under the request id. */
+  internal: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export const ErrorCodeSchema = z.enum(Object.keys(ERROR_CODES) as [ErrorCode, ...ErrorCode[]]);
+
+/** The one error body every endpoint answers with. */
+export const ApiErrorBodySchema = z.object({
+  error: z.string(),
+  detail: z.string().optional(),
+  code: ErrorCodeSchema,
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  requestId: z.string().optional(),
+});
+export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;

@@ -1,0 +1,5 @@
+export * from "./auth.ts";
+export * from "./common.ts";
+export * from "./errors.ts";
+export * from "./paths.ts";
+export * from "./profile.ts";

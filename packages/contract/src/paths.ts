@@ -1,0 +1,23 @@
+/** API paths, shared by server routes and the web client so neither spells them twice. */
+export const API = {
+  health: "/healthz",
+  configEnv: "/dashboard_api/v1/config/env/",
+  session: "/dashboard_api/v1/auth/session/",
+  csrf: "/dashboard_api/v1/auth/csrf/",
+  register: "/dashboard_api/v1/auth/registration/",
+  signin: "/dashboard_api/v1/auth/signin/",
+  logout: "/dashboard_api/v1/user/logout/",
+  passwordRecover: "/dashboard_api/v1/auth/password/recover/",
+  passwordReset: "/dashboard_api/v1/auth/password/reset/",
+  passwordChange: "/dashboard_api/v1/user/password/",
+  directLoginCode: "/dashboard_api/v1/auth/direct-login/code/",
+  directLogin: "/dashboard_api/v1/auth/direct-login/",
+  socialProviders: "/dashboard_api/v1/auth/social/",
+  socialStart: "/dashboard_api/v1/auth/social/:provider/start/",
+  socialCallback: "/dashboard_api/v1/auth/social/:provider/callback/",
+  apiTokens: "/dashboard_api/v1/user/tokens/",
+  apiToken: "/dashboard_api/v1/user/tokens/:id/",
+  profile: "/dashboard_api/v1/user/profile/",
+  userpicUpload: "/dashboard_api/v1/user/profile/userpic/upload/",
+  devOutbox: "/dashboard_api/v1/dev/outbox/",
+} as const;
