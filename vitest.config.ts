@@ -3,10 +3,6 @@ import { defineConfig } from "vitest/config";
 // One run covers every workspace; each project keeps its own environment and setup.
 export default defineConfig({
   test: {
-    projects: [
-      "packages/*/vitest.config.ts",
-      "apps/server/vitest.config.ts",
-      "apps/web/vitest.config.ts",
-    ],
+    projects: ["packages/*/vitest.config.ts", "apps/server/vitest.config.ts", "apps/web/vitest.config.ts"],
   },
 });

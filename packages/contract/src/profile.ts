@@ -44,9 +44,12 @@ export type Profile = z.infer<typeof ProfileSchema>;
 export const ProfileUpdateSchema = z.strictObject({
   name: z.string().trim().max(100).optional(),
   gender: GenderSchema.nullable().optional(),
-  date_of_birth: IsoDateSchema.refine((d) => d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10), {
-    message: "Date of birth must be between 1900 and today",
-  })
+  date_of_birth: IsoDateSchema.refine(
+    (d) => d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10),
+    {
+      message: "Date of birth must be between 1900 and today",
+    },
+  )
     .nullable()
     .optional(),
   height: z.number().min(50).max(260).nullable().optional(),

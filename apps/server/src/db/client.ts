@@ -1,8 +1,8 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
@@ -11,7 +11,10 @@ import * as schema from "./schema.ts";
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** Runs raw SQL with positional parameters on either driver; pg-boss and a few repos use it. */
-export type RawQuery = <T = Record<string, unknown>>(text: string, params?: unknown[]) => Promise<{ rows: T[] }>;
+export type RawQuery = <T = Record<string, unknown>>(
+  text: string,
+  params?: unknown[],
+) => Promise<{ rows: T[] }>;
 
 export type Database = {
   db: Db;

@@ -106,7 +106,10 @@ export const socialIdentities = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex("social_identities_key").on(t.provider, t.subject), index("social_user_idx").on(t.userId)],
+  (t) => [
+    uniqueIndex("social_identities_key").on(t.provider, t.subject),
+    index("social_user_idx").on(t.userId),
+  ],
 );
 
 /** Capability links to one object (a BP log, a measurement); the token is shown once, stored hashed. */

@@ -1,11 +1,10 @@
 import path from "node:path";
 import { z } from "zod";
 
-const bool = z
-  .enum(["0", "1", "true", "false", ""])
-  .transform((v) => v === "1" || v === "true");
+const bool = z.enum(["0", "1", "true", "false", ""]).transform((v) => v === "1" || v === "true");
 const optionalUrl = z
   .string()
+  .optional()
   .transform((v) => (v === "" ? undefined : v))
   .pipe(z.url().optional());
 

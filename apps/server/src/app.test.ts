@@ -1,0 +1,60 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "./app.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "./test/databases.ts";
+import { buildTestApp } from "./test/harness.ts";
+
+describe.each(BACKENDS)("app core on %s", (backend) => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(await getTestDatabase(backend));
+  });
+  afterAll(() => app.close());
+  beforeEach(async () => resetDatabase(app.ctx.database));
+
+  it("answers /healthz with the database kind", async () => {
+    const res = await app.inject({ method: "GET", url: "/healthz" });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ status: "ok", database: backend });
+  });
+
+  it("exposes only the allowlisted public configuration keys", async () => {
+    const res = await app.inject({ method: "GET", url: "/dashboard_api/v1/config/env/" });
+    expect(res.statusCode).toBe(200);
+    expect(Object.keys(res.json()).sort()).toEqual([
+      "analytics_send_to_tonus",
+      "billing_mode",
+      "chat_widget_url",
+      "help_center_url",
+      "intercom_key",
+      "maintenance",
+      "tonus_analytics_token",
+    ]);
+  });
+
+  it("answers unknown API paths with the JSON error shape and a stable code", async () => {
+    const res = await app.inject({ method: "GET", url: "/dashboard_api/v1/nope/" });
+    expect(res.statusCode).toBe(404);
+    expect(res.json()).toMatchObject({ error: "Not found", code: "not_found" });
+  });
+
+  it("sends security headers on every response", async () => {
+    const res = await app.inject({ method: "GET", url: "/healthz" });
+    expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    expect(res.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(res.headers["referrer-policy"]).toBe("strict-origin-when-cross-origin");
+    expect(res.headers["cross-origin-opener-policy"]).toBe("same-origin");
+  });
+});
+
+describe("maintenance mode", () => {
+  it("answers every API call 503 with the spec's text", async () => {
+    const app = await buildTestApp(await getTestDatabase("pglite"), { MAINTENANCE: "1" });
+    const res = await app.inject({ method: "GET", url: "/dashboard_api/v1/config/env/" });
+    expect(res.statusCode).toBe(503);
+    expect(res.json()).toMatchObject({
+      code: "maintenance",
+      error: "Maintenance in progress, please come back later",
+    });
+    await app.close();
+  });
+});

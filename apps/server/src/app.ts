@@ -1,0 +1,94 @@
+import fs from "node:fs";
+import path from "node:path";
+import cookie from "@fastify/cookie";
+import multipart from "@fastify/multipart";
+import fastifyStatic from "@fastify/static";
+import Fastify, { type FastifyInstance } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import { type Database, openDatabase } from "./db/client.ts";
+import { AppError } from "./lib/app-error.ts";
+import { registerAuth } from "./lib/auth.ts";
+import type { Config } from "./lib/config.ts";
+import type { AppContext } from "./lib/context.ts";
+import { registerErrorHandler } from "./lib/error-handler.ts";
+import { genRequestId, loggerOptions } from "./lib/logger.ts";
+import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { registerSecurityHeaders } from "./lib/security-headers.ts";
+import { registerModules } from "./modules/index.ts";
+
+export type BuildOptions = {
+  /** A database opened by the caller (tests share one per worker); otherwise opened from config. */
+  database?: Database;
+  mailer?: Mailer;
+};
+
+export type App = FastifyInstance & { ctx: AppContext };
+
+const API_PREFIXES = ["/dashboard_api/", "/api/", "/oauth2/", "/ifttt/"];
+const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+
+/** Builds the whole server: plugins, hooks, modules and the web app. Used by main.ts and by tests. */
+export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
+  const app = Fastify({
+    logger: loggerOptions(config.LOG_LEVEL),
+    genReqId: genRequestId,
+    requestIdHeader: false,
+    trustProxy: true,
+    return503OnClosing: true,
+    bodyLimit: 1024 * 1024,
+    forceCloseConnections: "idle",
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  const database =
+    options.database ??
+    (await openDatabase({ url: config.DATABASE_URL, pgliteDir: path.join(config.DATA_DIR, "pgdata") }));
+  const ownsDatabase = !options.database;
+  const mailer =
+    options.mailer ??
+    createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
+  const ctx: AppContext = { config, database, log: app.log, services: { mailer } };
+  app.decorate("ctx", ctx);
+
+  registerErrorHandler(app);
+  registerSecurityHeaders(app, config);
+  await app.register(cookie);
+  await app.register(multipart, { limits: { fileSize: 5 * 1024 * 1024, files: 1, fields: 10, parts: 11 } });
+
+  app.addHook("onRequest", async (request) => {
+    if (config.MAINTENANCE && isApiPath(request.url))
+      throw new AppError("maintenance", "Maintenance in progress, please come back later");
+  });
+  registerAuth(app, { config, db: database.db });
+  await registerModules(app, ctx);
+  await registerWebApp(app, config);
+
+  app.addHook("onClose", async () => {
+    if (ownsDatabase) await database.close();
+  });
+  return app as unknown as App;
+}
+
+/** Serves the built web app with history fallback; unknown API paths get the JSON 404. */
+async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
+  const hasDist = fs.existsSync(path.join(config.webDist, "index.html"));
+  if (hasDist) {
+    await app.register(fastifyStatic, { root: config.webDist, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const accept = request.headers.accept ?? "";
+    if (
+      hasDist &&
+      request.method === "GET" &&
+      !isApiPath(request.url) &&
+      !/\.[a-z0-9]{1,8}$/i.test(request.url.split("?")[0] ?? "")
+    ) {
+      return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html");
+    }
+    if (!hasDist && accept.includes("text/html") && !isApiPath(request.url)) {
+      return reply.status(503).type("text/plain").send("The web app is not built: run `npm run build`.");
+    }
+    throw new AppError("not_found", "Not found");
+  });
+}

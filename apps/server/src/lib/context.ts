@@ -1,0 +1,21 @@
+import type { Database } from "../db/client.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+import type { Mailer } from "./mailer.ts";
+
+/**
+ * What every module receives when it is registered: configuration, the database and the shared
+ * services. Plumbing (mail, jobs, events, audit, registry) hangs off this object so that no module
+ * invents its own.
+ */
+export type AppContext = {
+  config: Config;
+  database: Database;
+  log: Logger;
+  services: AppServices;
+};
+
+/** The shared services buildApp creates once; a module reaches another domain through these. */
+export type AppServices = {
+  mailer: Mailer;
+};

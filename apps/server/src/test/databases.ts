@@ -1,0 +1,47 @@
+import { type Database, openDatabase } from "../db/client.ts";
+
+export type Backend = "pglite" | "postgres";
+
+/** PGlite always; PostgreSQL as well when TEST_DATABASE_URL is set. */
+export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+const opened = new Map<Backend, Promise<Database>>();
+
+async function openPostgresForWorker(): Promise<Database> {
+  const base = new URL(process.env.TEST_DATABASE_URL ?? "");
+  // Each Vitest worker gets its own database so parallel workers never truncate each other's rows.
+  const name = `${base.pathname.slice(1) || "tonus"}_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  const admin = await openDatabaseRaw(base.toString());
+  const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
+  if (exists.rowCount === 0) await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(base.toString());
+  url.pathname = `/${name}`;
+  return openDatabase({ url: url.toString() });
+}
+
+async function openDatabaseRaw(url: string) {
+  const pg = await import("pg");
+  const client = new pg.default.Client({ connectionString: url });
+  await client.connect();
+  return client;
+}
+
+/** One migrated database per backend and worker, shared by every test file of that worker. */
+export function getTestDatabase(backend: Backend): Promise<Database> {
+  let db = opened.get(backend);
+  if (!db) {
+    db = backend === "pglite" ? openDatabase({}) : openPostgresForWorker();
+    opened.set(backend, db);
+  }
+  return db;
+}
+
+/** Empties every application table (keeps the migration ledger and pg-boss's own schema). */
+export async function resetDatabase(database: Database): Promise<void> {
+  const { rows } = await database.query<{ tablename: string }>(
+    "select tablename from pg_tables where schemaname = 'public'",
+  );
+  const names = rows.map((r) => `"public"."${r.tablename}"`);
+  if (names.length) await database.query(`truncate ${names.join(", ")} restart identity cascade`);
+}
