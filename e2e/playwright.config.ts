@@ -1,0 +1,38 @@
+import { defineConfig } from "@playwright/test";
+import { E2E_MAIL_PORT, E2E_PORT } from "./support/ports.ts";
+
+// Debian's Chromium: Playwright's own browser download does not work on this machine kind.
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+export default defineConfig({
+  testDir: "./specs",
+  outputDir: "../test-results/playwright",
+  fullyParallel: true,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 60_000,
+  reporter: [["list"], ["json", { outputFile: "../test-results/e2e.json" }]],
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    launchOptions: { executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: CHROMIUM_ARGS },
+    trace: "retain-on-failure",
+  },
+  webServer: {
+    command: "node e2e/support/server.ts",
+    cwd: "..",
+    url: `http://127.0.0.1:${E2E_PORT}/healthz`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    stdout: "ignore",
+    stderr: "pipe",
+    env: { E2E_MAIL_PORT: String(E2E_MAIL_PORT) },
+  },
+});

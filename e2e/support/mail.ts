@@ -1,0 +1,46 @@
+import { expect } from "@playwright/test";
+import { E2E_MAIL_API_PORT } from "./ports.ts";
+
+type Received = { to: string[]; raw: string; at: number };
+
+/** Decodes a quoted-printable MIME body enough to read links and text. */
+function decodeQuotedPrintable(raw: string): string {
+  return raw
+    .replace(/=\r?\n/g, "")
+    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+}
+
+/** Waits for a message to `to` on the test's SMTP server and returns its decoded text. */
+export async function waitForMail(to: string, opts: { after?: number; timeoutMs?: number } = {}): Promise<string> {
+  let found: Received | undefined;
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`http://127.0.0.1:${E2E_MAIL_API_PORT}/?to=${encodeURIComponent(to)}`);
+        const all = (await res.json()) as Received[];
+        found = all.filter((m) => m.at >= (opts.after ?? 0)).at(-1);
+        return Boolean(found);
+      },
+      { timeout: opts.timeoutMs ?? 15_000 },
+    )
+    .toBe(true);
+  const raw = found?.raw ?? "";
+  const decoded = decodeQuotedPrintable(raw);
+  return /Content-Transfer-Encoding: base64/i.test(raw) ? decodeBase64Parts(raw, decoded) : decoded;
+}
+
+function decodeBase64Parts(raw: string, fallback: string): string {
+  const parts = raw.split(/\r?\n\r?\n/);
+  const decoded = parts
+    .map((p) => (/^[A-Za-z0-9+/=\r\n]+$/.test(p.trim()) ? Buffer.from(p, "base64").toString("utf8") : p))
+    .join("\n");
+  return `${fallback}\n${decoded}`;
+}
+
+/** The first link in a message that starts with `prefix`. */
+export function findLink(text: string, prefix: string): string {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = new RegExp(`${escaped}[^\\s"'<>]+`).exec(text);
+  if (!m) throw new Error(`no link starting with ${prefix} in:\n${text}`);
+  return m[0];
+}
