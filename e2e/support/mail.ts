@@ -11,7 +11,10 @@ function decodeQuotedPrintable(raw: string): string {
 }
 
 /** Waits for a message to `to` on the test's SMTP server and returns its decoded text. */
-export async function waitForMail(to: string, opts: { after?: number; timeoutMs?: number } = {}): Promise<string> {
+export async function waitForMail(
+  to: string,
+  opts: { after?: number; timeoutMs?: number } = {},
+): Promise<string> {
   let found: Received | undefined;
   await expect
     .poll(

@@ -11,7 +11,11 @@ export function newUser(prefix = "user"): SeededUser {
 }
 
 /** Registers a user through the API the way the web app does (CSRF cookie first, then the POST). */
-export async function registerViaApi(request: APIRequestContext, user: SeededUser, baseURL: string): Promise<void> {
+export async function registerViaApi(
+  request: APIRequestContext,
+  user: SeededUser,
+  baseURL: string,
+): Promise<void> {
   await request.get(API.csrf);
   const state = await request.storageState();
   const csrf = state.cookies.find((c) => c.name === "csrftoken")?.value ?? "";
