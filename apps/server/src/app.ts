@@ -22,7 +22,10 @@ export type BuildOptions = {
   mailer?: Mailer;
 };
 
-export type App = FastifyInstance & { ctx: AppContext };
+/** One registered route, as collected by the onRoute hook (tests walk this table). */
+export type RouteInfo = { method: string; url: string; config: Record<string, unknown> };
+
+export type App = FastifyInstance & { ctx: AppContext; routeTable: RouteInfo[] };
 
 const API_PREFIXES = ["/dashboard_api/", "/api/", "/oauth2/", "/ifttt/"];
 const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
@@ -50,6 +53,14 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const ctx: AppContext = { config, database, log: app.log, services: { mailer } };
   app.decorate("ctx", ctx);
+  const routeTable: RouteInfo[] = [];
+  app.decorate("routeTable", routeTable);
+  app.addHook("onRoute", (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    for (const method of methods) {
+      routeTable.push({ method, url: route.url, config: (route.config ?? {}) as Record<string, unknown> });
+    }
+  });
 
   registerErrorHandler(app);
   registerSecurityHeaders(app, config);
