@@ -1,0 +1,186 @@
+import type { ComponentType } from "react";
+
+/** Who may see a route (spec §2): `auth` needs a full session; `open`, `free` and `any` render for everyone. */
+export type Access = "open" | "signed-out-only" | "auth" | "free" | "any";
+export type Layout = "full" | "simple";
+/** Routes that only forward somewhere; `decideRoute` resolves them, nothing renders. */
+export type Forward = "root" | "login" | "register" | "server-error" | "not-found";
+
+export type PageModule = { default: ComponentType };
+
+export type RouteRow = {
+  path: string;
+  access: Access;
+  layout: Layout;
+  /** i18n key of the page title (document title and h1). */
+  titleKey: string;
+  load?: () => Promise<PageModule>;
+  forward?: Forward;
+  /** Shows the profile side menu on wide screens. */
+  hasSideMenu?: boolean;
+};
+
+/** The one route table: later features add a row here. */
+export const ROUTES: readonly RouteRow[] = [
+  { path: "/", access: "open", layout: "full", titleKey: "app.name", forward: "root" },
+  {
+    path: "/user/login",
+    access: "signed-out-only",
+    layout: "simple",
+    titleKey: "auth.signin.title",
+    forward: "login",
+  },
+  {
+    path: "/user/register",
+    access: "signed-out-only",
+    layout: "simple",
+    titleKey: "auth.registration.title",
+    forward: "register",
+  },
+  {
+    path: "/user/login-direct",
+    access: "open",
+    layout: "simple",
+    titleKey: "auth.direct.title",
+    load: () => import("../features/auth/LoginDirectPage.tsx"),
+  },
+  {
+    path: "/user/logout",
+    access: "any",
+    layout: "simple",
+    titleKey: "auth.logout.title",
+    load: () => import("../features/auth/LogoutPage.tsx"),
+  },
+  {
+    path: "/user/profile",
+    access: "auth",
+    layout: "full",
+    titleKey: "profile.title",
+    hasSideMenu: true,
+    load: () => import("../features/profile/ProfilePage.tsx"),
+  },
+  {
+    path: "/user/personal",
+    access: "auth",
+    layout: "full",
+    titleKey: "profile.personal.title",
+    hasSideMenu: true,
+    load: () => import("../features/profile/PersonalPage.tsx"),
+  },
+  {
+    path: "/user/units",
+    access: "auth",
+    layout: "full",
+    titleKey: "profile.units.title",
+    hasSideMenu: true,
+    load: () => import("../features/profile/UnitsPage.tsx"),
+  },
+  {
+    path: "/privacy-policy",
+    access: "open",
+    layout: "full",
+    titleKey: "legal.privacy.title",
+    load: () => import("../features/static-pages/PrivacyPolicyPage.tsx"),
+  },
+  {
+    path: "/terms",
+    access: "open",
+    layout: "full",
+    titleKey: "legal.terms.title",
+    load: () => import("../features/static-pages/TermsPage.tsx"),
+  },
+  {
+    path: "/save-data",
+    access: "open",
+    layout: "full",
+    titleKey: "legal.save_data.title",
+    load: () => import("../features/static-pages/SaveDataPage.tsx"),
+  },
+  {
+    path: "/dashboard",
+    access: "free",
+    layout: "full",
+    titleKey: "home.title",
+    load: () => import("../features/home/HomePage.tsx"),
+  },
+  {
+    path: "/error",
+    access: "free",
+    layout: "full",
+    titleKey: "errors.server_down.title",
+    forward: "server-error",
+  },
+  {
+    path: "/page-404",
+    access: "any",
+    layout: "full",
+    titleKey: "errors.not_found.title",
+    forward: "not-found",
+  },
+  {
+    path: "/500/",
+    access: "any",
+    layout: "full",
+    titleKey: "errors.server_down.title",
+    load: () => import("../features/errors/ServerErrorPage.tsx"),
+  },
+  {
+    path: "/404/",
+    access: "any",
+    layout: "full",
+    titleKey: "errors.not_found.title",
+    load: () => import("../features/errors/NotFoundPage.tsx"),
+  },
+  {
+    path: "/help-redirect",
+    access: "any",
+    layout: "simple",
+    titleKey: "help.title",
+    load: () => import("../features/static-pages/HelpRedirectPage.tsx"),
+  },
+  {
+    path: "/help-auth-redirect",
+    access: "any",
+    layout: "simple",
+    titleKey: "help.title",
+    load: () => import("../features/static-pages/HelpRedirectPage.tsx"),
+  },
+  {
+    path: "/auth/signin",
+    access: "signed-out-only",
+    layout: "simple",
+    titleKey: "auth.signin.title",
+    load: () => import("../features/auth/SigninPage.tsx"),
+  },
+  {
+    path: "/auth/registration/",
+    access: "signed-out-only",
+    layout: "simple",
+    titleKey: "auth.registration.title",
+    load: () => import("../features/auth/RegistrationPage.tsx"),
+  },
+  {
+    path: "/auth/password-recovery",
+    access: "open",
+    layout: "simple",
+    titleKey: "auth.recovery.title",
+    load: () => import("../features/auth/PasswordRecoveryPage.tsx"),
+  },
+  {
+    path: "/auth/password-reset",
+    access: "open",
+    layout: "simple",
+    titleKey: "auth.reset.title",
+    load: () => import("../features/auth/PasswordResetPage.tsx"),
+  },
+];
+
+function trimTrailingSlash(path: string): string {
+  return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
+}
+
+/** The row for a pathname; a trailing slash does not matter. */
+export function findRoute(pathname: string): RouteRow | null {
+  const wanted = trimTrailingSlash(pathname);
+  return ROUTES.find((row) => trimTrailingSlash(row.path) === wanted) ?? null;
+}

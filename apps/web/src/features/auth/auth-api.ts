@@ -1,0 +1,29 @@
+import type { QueryClient } from "@tanstack/react-query";
+import type { SessionState } from "@tonus/contract";
+import { API } from "@tonus/contract";
+import { rememberLanguage } from "../../i18n/index.ts";
+import { ApiError, apiRequest } from "../../shared/api/client.ts";
+
+/** Logout (spec §4): a 403 means the session is already gone, which is the same outcome. */
+export async function logout(queryClient: QueryClient): Promise<void> {
+  try {
+    await apiRequest(API.logout, { isDataCall: false });
+  } catch (error) {
+    if (!(error instanceof ApiError) || error.status !== 403) throw error;
+  } finally {
+    forgetEverything(queryClient);
+  }
+}
+
+/** Drops every cached answer and stored value; only the chosen language survives. */
+export function forgetEverything(queryClient: QueryClient): void {
+  queryClient.clear();
+  try {
+    localStorage.clear();
+    sessionStorage.clear();
+  } catch {
+    // Storage may be unavailable (private mode); nothing was stored then.
+  }
+  rememberLanguage();
+  queryClient.setQueryData<SessionState>(["session"], { authenticated: false, user_type: "anonymous" });
+}

@@ -1,0 +1,5 @@
+import { StaticText } from "./StaticText.tsx";
+
+export default function PrivacyPolicyPage() {
+  return <StaticText textKey="legal.privacy" />;
+}

@@ -1,0 +1,22 @@
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+const SERVER = "http://localhost:8080";
+const PROXIED = ["/dashboard_api", "/api", "/media", "/oauth2", "/healthz"];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(PROXIED.map((prefix) => [prefix, { target: SERVER, changeOrigin: false }])),
+  },
+  build: {
+    outDir: "dist",
+    emptyOutDir: true,
+    sourcemap: false,
+    rollupOptions: {
+      // The contract's modules only declare zod schemas; the web app uses its types and the API paths, so a
+      // contract module nobody imports from must not drag zod (~90 KB) into the bundle.
+      treeshake: { moduleSideEffects: (id: string) => !id.includes("/packages/contract/") },
+    },
+  },
+});
