@@ -1,8 +1,8 @@
 import { useMutation } from "@tanstack/react-query";
 import { API } from "@tonus/contract";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useEffect, useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link, useLocation } from "react-router";
+import { Link, useLocation, useNavigate } from "react-router";
 import { apiRequest } from "../../shared/api/client.ts";
 import { MIN_PASSWORD_CHARS, ratePassword } from "../../shared/format/validation.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -12,8 +12,18 @@ import { describeError } from "./error-text.ts";
 
 export default function PasswordResetPage() {
   const { t } = useTranslation();
-  const { search } = useLocation();
-  const token = new URLSearchParams(search).get("token") ?? "";
+  const { search, pathname } = useLocation();
+  const navigate = useNavigate();
+  // Read once, then drop the one-time token from the address bar so it is not kept in history.
+  const [token] = useState(() => new URLSearchParams(search).get("token") ?? "");
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs once, on arrival
+  useEffect(() => {
+    const query = new URLSearchParams(search);
+    if (!query.has("token")) return;
+    query.delete("token");
+    const rest = query.toString();
+    void navigate(rest === "" ? pathname : `${pathname}?${rest}`, { replace: true });
+  }, []);
   const [password, setPassword] = useState("");
   const [passwordError, setPasswordError] = useState<string | null>(null);
   const reset = useMutation({

@@ -22,6 +22,13 @@ describe("extractDirectLoginParams", () => {
     expect(full.cleanHref).toBe("/user/profile");
   });
 
+  it("leaves the password-reset token to the password-reset page", () => {
+    expect(extractDirectLoginParams("https://app.example/auth/password-reset?token=abc")).toEqual({
+      params: null,
+      cleanHref: "/auth/password-reset?token=abc",
+    });
+  });
+
   it("leaves a URL without credentials alone", () => {
     expect(extractDirectLoginParams("https://app.example/terms?x=1#a")).toEqual({
       params: null,

@@ -3,6 +3,8 @@ import { findRoute } from "../../app/routes.ts";
 export type DirectLoginParams = { token: string | null; sessionId: string | null };
 
 const DIRECT_LOGIN_KEYS = ["token", "session_id", "auth_token"];
+// The password-reset link carries its own one-time `token`; it is not a sign-in.
+const OWN_TOKEN_PATHS = ["/auth/password-reset"];
 
 /**
  * Reads the direct-login pair from a URL: `token` (or `auth_token` in the simple shell) and `session_id`.
@@ -13,6 +15,9 @@ export function extractDirectLoginParams(href: string): {
   cleanHref: string;
 } {
   const url = new URL(href);
+  if (OWN_TOKEN_PATHS.some((path) => url.pathname.replace(/\/$/, "") === path)) {
+    return { params: null, cleanHref: `${url.pathname}${url.search}${url.hash}` };
+  }
   const isSimpleShell = findRoute(url.pathname)?.layout === "simple";
   const token = url.searchParams.get("token") ?? (isSimpleShell ? url.searchParams.get("auth_token") : null);
   const sessionId = url.searchParams.get("session_id");

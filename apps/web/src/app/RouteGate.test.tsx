@@ -1,0 +1,115 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { Profile } from "@tonus/contract";
+import { API } from "@tonus/contract";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import "../i18n/index.ts";
+import { configureApiClient } from "../shared/api/client.ts";
+import { RouteGate } from "./RouteGate.tsx";
+
+const PROFILE: Profile = {
+  id: "u1",
+  username: "anna",
+  email: "anna@example.org",
+  hmac: "h",
+  userpic: null,
+  is_ios_user: false,
+  is_android_user: false,
+  billing_status: "none",
+  is_customer: true,
+  plan: null,
+  upgradable: false,
+  name: "Anna",
+  gender: "female",
+  date_of_birth: "1990-05-01",
+  height: 170,
+  weight: 60,
+  units: "metric",
+  newsletter_language: "en",
+  timezone: "Europe/Berlin",
+  role: "user",
+};
+
+type Handler = (method: string, body: unknown) => Response;
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+}
+
+function serve(routes: Record<string, Handler>): string[] {
+  const seen: string[] = [];
+  configureApiClient({
+    fetch: async (input, init) => {
+      const path = String(input).split("?")[0] ?? "";
+      const method = init?.method ?? "GET";
+      seen.push(`${method} ${path}`);
+      const body = typeof init?.body === "string" ? JSON.parse(init.body) : undefined;
+      const handler = routes[path];
+      return handler ? handler(method, body) : json(404, { error: "Not found", code: "not_found" });
+    },
+  });
+  return seen;
+}
+
+function renderAt(path: string) {
+  const router = createMemoryRouter([{ path: "*", element: <RouteGate /> }], { initialEntries: [path] });
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+const signedIn: Handler = () => json(200, { authenticated: true, user_type: "full" });
+const signedOut: Handler = () => json(200, { authenticated: false, user_type: "anonymous" });
+
+describe("RouteGate", () => {
+  afterEach(cleanup);
+
+  it("sends a signed-out visitor from the profile to sign-in with the destination", async () => {
+    serve({ [API.session]: signedOut });
+    const router = renderAt("/user/profile");
+    expect(await screen.findByRole("heading", { level: 1, name: "Sign in" })).toBeTruthy();
+    expect(router.state.location.pathname).toBe("/auth/signin");
+    expect(router.state.location.search).toBe("?destination=%2Fuser%2Fprofile");
+  });
+
+  it("shows a signed-in person's profile", async () => {
+    serve({ [API.session]: signedIn, [API.profile]: () => json(200, PROFILE) });
+    renderAt("/user/profile");
+    expect(await screen.findByRole("heading", { level: 1, name: "Profile" })).toBeTruthy();
+    expect(await screen.findByText("anna@example.org")).toBeTruthy();
+  });
+
+  it("applies a units change at once and shows the server's value again when saving fails", async () => {
+    let puts = 0;
+    serve({
+      [API.session]: signedIn,
+      [API.profile]: (method) => {
+        if (method === "PUT") {
+          puts += 1;
+          return json(400, { error: "bad", code: "validation_failed" });
+        }
+        return json(200, PROFILE);
+      },
+    });
+    renderAt("/user/units");
+    const imperial = await screen.findByRole("radio", { name: "Pounds and inches" });
+    fireEvent.click(imperial);
+    await waitFor(() => expect(puts).toBe(1));
+    await waitFor(() =>
+      expect((screen.getByRole("radio", { name: "Kilograms and metres" }) as HTMLInputElement).checked).toBe(
+        true,
+      ),
+    );
+  });
+
+  it("sends a signed-in person away from sign-in to a safe destination", async () => {
+    serve({ [API.session]: signedIn, [API.profile]: () => json(200, PROFILE) });
+    const router = renderAt("/auth/signin?destination=https%3A%2F%2Fevil.example");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
+  });
+});
