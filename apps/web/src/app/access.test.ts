@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decideRoute, type Situation } from "./access.ts";
-import { ROUTES } from "./routes.ts";
+import { findRoute, ROUTES } from "./routes.ts";
 
 const ORIGIN = "https://app.example";
 
@@ -49,10 +49,11 @@ describe("decideRoute for a signed-out visitor", () => {
     });
   });
 
-  it("leaves / for the plans page, or for our own path in the hash", () => {
-    expect(decide("/")).toEqual({ kind: "external", href: "/payments/plans/main/" });
+  it("leaves / for our own path in the hash, otherwise for the plans page (sign-in until billing adds it)", () => {
+    const fallback = findRoute("/payments/plans/main/") ? "/payments/plans/main/" : "/auth/signin";
+    expect(decide("/")).toEqual({ kind: "navigate", to: fallback });
     expect(decide("/#/terms")).toEqual({ kind: "navigate", to: "/terms" });
-    expect(decide("/#//evil.example")).toEqual({ kind: "external", href: "/payments/plans/main/" });
+    expect(decide("/#//evil.example")).toEqual({ kind: "navigate", to: fallback });
   });
 
   it("renders open and free pages", () => {

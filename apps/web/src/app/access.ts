@@ -88,7 +88,9 @@ function decideRoot(situation: Situation, isSignedIn: boolean): Decision {
   const target = getHashRedirectTarget(situation.hash, situation.origin);
   if (target) return { kind: "navigate", to: target };
   if (isSignedIn) return { kind: "navigate", to: HOME_PATH };
-  return { kind: "external", href: PLANS_PATH };
+  // The plans page belongs to the billing feature; until its row exists a visitor would land on a 404.
+  if (findRoute(PLANS_PATH) === null) return { kind: "navigate", to: AUTH_SIGN_IN_PATH };
+  return { kind: "navigate", to: PLANS_PATH };
 }
 
 /** Sign-in keeping the current query and adding destination = current path (spec §2 route rules). */
