@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { useConfig } from "../../shared/api/use-config.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
+import { SmartLink } from "../../shared/ui/SmartLink.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 
 /** The help centre is the operator's configured address (trusted config, not user input). */
@@ -28,7 +29,7 @@ export default function HelpRedirectPage() {
   if (!canOpen) return <Alert status="error">{t("help.unavailable")}</Alert>;
   return (
     <p>
-      {t("help.opening")} <a href={url}>{t("help.open_link")}</a>
+      {t("help.opening")} <SmartLink href={url}>{t("help.open_link")}</SmartLink>
     </p>
   );
 }
