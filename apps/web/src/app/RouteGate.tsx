@@ -7,6 +7,7 @@ import { LoadingState } from "../shared/ui/Spinner.tsx";
 import { announceMobileRedirect, clearMobileRedirect, isWebView } from "../shared/webview/webview.ts";
 import { decideRoute } from "./access.ts";
 import { FullShell, SimpleShell } from "./layout/Shells.tsx";
+import { useFocusMainOnNavigate } from "./layout/use-focus-on-navigate.ts";
 import type { RouteRow } from "./routes.ts";
 
 const pages = new Map<string, LazyExoticComponent<ComponentType>>();
@@ -32,6 +33,7 @@ export function RouteGate() {
   const location = useLocation();
   const auth = useAuth();
   const { t } = useTranslation();
+  useFocusMainOnNavigate();
   const decision = decideRoute({
     pathname: location.pathname,
     search: location.search,
