@@ -1,9 +1,13 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Profile } from "@tonus/contract";
 import { API } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
+
+// Pages are lazy chunks; the first import can take over a second on a loaded machine.
+configure({ asyncUtilTimeout: 5000 });
+
 import "../i18n/index.ts";
 import { configureApiClient } from "../shared/api/client.ts";
 import { RouteGate } from "./RouteGate.tsx";
@@ -66,7 +70,7 @@ function renderAt(path: string) {
 const signedIn: Handler = () => json(200, { authenticated: true, user_type: "full" });
 const signedOut: Handler = () => json(200, { authenticated: false, user_type: "anonymous" });
 
-describe("RouteGate", () => {
+describe("RouteGate", { timeout: 20_000 }, () => {
   afterEach(cleanup);
 
   it("sends a signed-out visitor from the profile to sign-in with the destination", async () => {

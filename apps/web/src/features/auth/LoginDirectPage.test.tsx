@@ -1,8 +1,12 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { API } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
+
+// Pages are lazy chunks; the first import can take over a second on a loaded machine.
+configure({ asyncUtilTimeout: 5000 });
+
 import "../../i18n/index.ts";
 import { RouteGate } from "../../app/RouteGate.tsx";
 import { configureApiClient } from "../../shared/api/client.ts";
@@ -12,7 +16,7 @@ function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
 }
 
-describe("direct login", () => {
+describe("direct login", { timeout: 20_000 }, () => {
   afterEach(cleanup);
 
   it("strips the pair from the URL, asks before switching accounts, then goes to the destination", async () => {

@@ -34,8 +34,6 @@ export default function LoginDirectPage() {
   // StrictMode runs effects twice in development; the pair is single-use, so exchange it once.
   const hasStarted = useRef(false);
 
-  if (params.current === undefined) params.current = consumeDirectLoginParams();
-
   const exchange = async (confirmSwitch: boolean) => {
     const pair = params.current;
     if (!pair?.token || !pair.sessionId) return;
@@ -60,12 +58,13 @@ export default function LoginDirectPage() {
     }
   };
 
-  const hasPair = Boolean(params.current?.token && params.current.sessionId);
   // biome-ignore lint/correctness/useExhaustiveDependencies: the exchange runs once, on arrival
   useEffect(() => {
     if (hasStarted.current) return;
     hasStarted.current = true;
-    if (!hasPair) {
+    // Taken in the effect, not during render: React may discard a render, and the pair is single-use.
+    params.current = consumeDirectLoginParams();
+    if (!params.current?.token || !params.current.sessionId) {
       const destination = new URLSearchParams(search).get("destination") ?? "/dashboard";
       void navigate(buildSignInPath(destination, ""), { replace: true });
       return;
