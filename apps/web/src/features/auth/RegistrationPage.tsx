@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { RegisterRequest } from "@tonus/contract";
 import { API } from "@tonus/contract";
 import { type FormEvent, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { Trans, useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { withQuery } from "../../app/access.ts";
 import { getCurrentLanguage } from "../../i18n/index.ts";
@@ -110,9 +110,10 @@ export default function RegistrationPage() {
         <Link to={withQuery("/auth/signin", { destination })}>{t("auth.registration.to_signin")}</Link>
       </p>
       <p className="muted">
-        {t("auth.registration.consent")} <Link to="/terms">{t("legal.terms.title")}</Link>
-        {" · "}
-        <Link to="/privacy-policy">{t("legal.privacy.title")}</Link>
+        <Trans
+          i18nKey="auth.registration.consent"
+          components={{ terms: <Link to="/terms" />, privacy: <Link to="/privacy-policy" /> }}
+        />
       </p>
     </>
   );

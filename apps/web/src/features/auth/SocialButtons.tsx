@@ -20,8 +20,8 @@ export function SocialButtons({ destination }: { destination: string | undefined
   const list = providers.data?.results ?? [];
   if (list.length === 0) return null;
   return (
-    <div className="stack">
-      <p className="muted">{t("auth.social.or")}</p>
+    <div className="stack social">
+      <p className="muted social__or">{t("auth.social.or")}</p>
       {list.map((provider) => (
         <a
           key={provider.id}
