@@ -116,4 +116,33 @@ describe("RouteGate", { timeout: 20_000 }, () => {
     const router = renderAt("/auth/signin?destination=https%3A%2F%2Fevil.example");
     await waitFor(() => expect(router.state.location.pathname).toBe("/dashboard"));
   });
+
+  it("shows Upgrade only to upgradable people, and the failed-payment notice when billing failed", async () => {
+    serve({
+      [API.session]: signedIn,
+      [API.profile]: () => json(200, { ...PROFILE, upgradable: true, billing_status: "failed" }),
+    });
+    renderAt("/terms");
+    expect(await screen.findByText("Failed payment, please double-check your payment info")).toBeTruthy();
+    expect(screen.getAllByRole("link", { name: "Upgrade" }).length).toBeGreaterThan(0);
+    expect(screen.getAllByRole("link", { name: "Academy" }).length).toBeGreaterThan(0);
+    cleanup();
+
+    serve({ [API.session]: signedIn, [API.profile]: () => json(200, PROFILE) });
+    renderAt("/terms");
+    expect((await screen.findAllByRole("link", { name: "Dashboard" })).length).toBeGreaterThan(0);
+    expect(screen.queryByRole("link", { name: "Upgrade" })).toBeNull();
+    expect(screen.queryByText("Failed payment, please double-check your payment info")).toBeNull();
+  });
+
+  it("invites a share viewer to try the product and ends the token session on click", async () => {
+    const seen = serve({
+      [API.session]: () => json(200, { authenticated: true, user_type: "share" }),
+      [API.logout]: () => json(200, { ok: true }),
+    });
+    const router = renderAt("/terms");
+    fireEvent.click(await screen.findByRole("button", { name: "Try Tonus for yourself" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/auth/registration/"));
+    expect(seen).toContain(`GET ${API.logout}`);
+  });
 });
