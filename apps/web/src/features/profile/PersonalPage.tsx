@@ -1,87 +1,15 @@
-import type { Locale, Profile, ProfileUpdate } from "@tonus/contract";
+import type { Profile } from "@tonus/contract";
 import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
-import {
-  convertCmToFeetInches,
-  convertFeetInchesToCm,
-  convertKgToLb,
-  convertLbToKg,
-  roundTo,
-} from "../../shared/format/units.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
 import { Select } from "../../shared/ui/Select.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { TextField } from "../../shared/ui/TextField.tsx";
+import { type Draft, toDraft, toUpdate } from "./personal-draft.ts";
 import { listTimeZones } from "./time-zones.ts";
 import { useProfile, useUpdateProfile } from "./use-profile.ts";
-
-type Draft = {
-  name: string;
-  dateOfBirth: string;
-  gender: "" | "male" | "female";
-  heightCm: string;
-  heightFt: string;
-  heightIn: string;
-  weight: string;
-  newsletterLanguage: Locale;
-  timezone: string;
-};
-
-function toDraft(profile: Profile): Draft {
-  const feetInches = profile.height === null ? null : convertCmToFeetInches(profile.height);
-  const weight =
-    profile.weight === null
-      ? ""
-      : String(
-          profile.units === "metric" ? roundTo(profile.weight, 1) : roundTo(convertKgToLb(profile.weight), 1),
-        );
-  return {
-    name: profile.name,
-    dateOfBirth: profile.date_of_birth ?? "",
-    gender: profile.gender ?? "",
-    heightCm: profile.height === null ? "" : String(roundTo(profile.height, 1)),
-    heightFt: feetInches ? String(feetInches.feet) : "",
-    heightIn: feetInches ? String(feetInches.inches) : "",
-    weight,
-    newsletterLanguage: profile.newsletter_language,
-    timezone: profile.timezone,
-  };
-}
-
-function parseNumber(text: string): number | null {
-  const value = Number.parseFloat(text.replace(",", "."));
-  return Number.isFinite(value) ? value : null;
-}
-
-/** Only what changed goes to the server, in SI units, so untouched values never drift through rounding. */
-function toUpdate(draft: Draft, profile: Profile): ProfileUpdate {
-  const initial = toDraft(profile);
-  const update: ProfileUpdate = {};
-  if (draft.name !== initial.name) update.name = draft.name.trim();
-  if (draft.dateOfBirth !== initial.dateOfBirth) update.date_of_birth = draft.dateOfBirth || null;
-  if (draft.gender !== initial.gender) update.gender = draft.gender || null;
-  if (profile.units === "metric" && draft.heightCm !== initial.heightCm)
-    update.height = parseNumber(draft.heightCm);
-  if (
-    profile.units === "imperial" &&
-    (draft.heightFt !== initial.heightFt || draft.heightIn !== initial.heightIn)
-  ) {
-    const feet = parseNumber(draft.heightFt);
-    const inches = parseNumber(draft.heightIn) ?? 0;
-    update.height = feet === null ? null : roundTo(convertFeetInchesToCm({ feet, inches }), 2);
-  }
-  if (draft.weight !== initial.weight) {
-    const value = parseNumber(draft.weight);
-    update.weight =
-      value === null ? null : roundTo(profile.units === "metric" ? value : convertLbToKg(value), 2);
-  }
-  if (draft.newsletterLanguage !== initial.newsletterLanguage)
-    update.newsletter_language = draft.newsletterLanguage;
-  if (draft.timezone !== initial.timezone) update.timezone = draft.timezone;
-  return update;
-}
 
 export default function PersonalPage() {
   const { t } = useTranslation();
@@ -178,8 +106,8 @@ function PersonalForm({ profile }: { profile: Profile }) {
           label={t(isMetric ? "profile.fields.weight_kg" : "profile.fields.weight_lb")}
           type="number"
           inputMode="decimal"
-          min={isMetric ? 20 : 45}
-          max={isMetric ? 400 : 880}
+          min={isMetric ? 20 : 44}
+          max={isMetric ? 400 : 881}
           step="0.1"
           value={draft.weight}
           onChange={(e) => set("weight", e.target.value)}
