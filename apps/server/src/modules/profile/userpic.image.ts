@@ -55,6 +55,11 @@ function decodeBmp(data: Buffer): Sharp {
 
 async function openRaster(data: Buffer, mime: string): Promise<Sharp> {
   if (mime === "image/bmp") return decodeBmp(data);
+  // A PNG's IHDR sits at a fixed offset: a giant claimed size is refused even when the rest is missing.
+  if (mime === "image/png" && data.length >= 24) {
+    if (data.readUInt32BE(16) > MAX_USERPIC_SIDE_PX || data.readUInt32BE(20) > MAX_USERPIC_SIDE_PX)
+      throw tooLarge();
+  }
   let meta: Metadata;
   try {
     meta = await sharp(data, { limitInputPixels: false }).metadata();
