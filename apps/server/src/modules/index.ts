@@ -3,11 +3,17 @@ import type { AppContext } from "../lib/context.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
+import { registerSocialRoutes } from "./social/social.routes.ts";
 
 type ModuleRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
 /** Every server module, in registration order. A new module adds one line here. */
-const MODULES: ModuleRegistrar[] = [registerHealthRoutes, registerConfigRoutes, registerProfileRoutes];
+const MODULES: ModuleRegistrar[] = [
+  registerHealthRoutes,
+  registerConfigRoutes,
+  registerProfileRoutes,
+  registerSocialRoutes,
+];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
   for (const register of MODULES) await register(app, ctx);
