@@ -25,7 +25,10 @@ async function readSingleUpload(request: FastifyRequest): Promise<Buffer> {
     if (code === "FST_REQ_FILE_TOO_LARGE")
       throw new AppError("file_too_large", "The file must be at most 5 MB");
     if (code === "FST_FILES_LIMIT") throw new AppError("invalid_image", "Upload exactly one image file");
-    throw error;
+    if (error instanceof AppError || typeof (error as { statusCode?: unknown }).statusCode === "number")
+      throw error;
+    // Only multipart parsing runs in this loop: an error without a status is busboy refusing the framing.
+    throw new AppError("validation_failed", "Malformed multipart body");
   }
   if (!file) throw new AppError("invalid_image", "Upload exactly one image file");
   return file;

@@ -8,7 +8,13 @@ import { makeUserpicThumbnail } from "./userpic.image.ts";
 export async function replaceUserpic(ctx: AppContext, userId: string, upload: Buffer): Promise<string> {
   const thumbnail = await makeUserpicThumbnail(upload);
   const name = await saveFile(ctx.config.filesDir, USERPIC_AREA, "webp", thumbnail);
-  const previous = await replaceUserpicName(ctx.database.db, userId, name);
+  let previous: string | null;
+  try {
+    previous = await replaceUserpicName(ctx.database.db, userId, name);
+  } catch (error) {
+    await deleteFile(ctx.config.filesDir, USERPIC_AREA, name);
+    throw error;
+  }
   if (previous && previous !== name) await deleteFile(ctx.config.filesDir, USERPIC_AREA, previous);
   return `${USERPIC_URL_PREFIX}${name}`;
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { crc32, deflateSync } from "node:zlib";
+import fc from "fast-check";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
@@ -9,6 +10,7 @@ import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.t
 import { buildTestApp, type TestClient } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 
+const HEAVY = Boolean(process.env.TONUS_HEAVY);
 const UPLOAD = "/dashboard_api/v1/user/profile/userpic/upload/";
 const PROFILE = "/dashboard_api/v1/user/profile/";
 
@@ -314,5 +316,36 @@ describe.each(BACKENDS)("userpic upload on %s", (backend) => {
       expect((await b.get(`/media/userpics/${name}`)).statusCode, name).toBe(404);
     }
     expect((await b.get(url)).statusCode).toBe(200);
+  });
+
+  it("answers malformed upload bodies with a 4xx in the error shape, never a 5xx", async () => {
+    const client = await signedIn();
+    const png = await solid("png");
+    const bytes = fc.uint8Array({ maxLength: 2048 }).map((a) => Buffer.from(a));
+    const body = fc.oneof(
+      // Random bytes as the one file, or a real image with random bytes spliced in.
+      bytes.map((data) => multipart([{ filename: "x.png", contentType: "image/png", data }])),
+      fc
+        .tuple(fc.nat(png.length), bytes)
+        .map(([at, junk]) =>
+          multipart([
+            { filename: "x.png", contentType: "image/png", data: Buffer.concat([png.subarray(0, at), junk]) },
+          ]),
+        ),
+      // Broken multipart framing and wrong content types.
+      bytes.map((payload) => ({ payload, headers: { "content-type": "multipart/form-data; boundary=zz" } })),
+      fc
+        .string()
+        .map((payload) => ({ payload: Buffer.from(payload), headers: { "content-type": "text/plain" } })),
+    );
+    await fc.assert(
+      fc.asyncProperty(body, async (request) => {
+        const res = await client.request("POST", UPLOAD, request);
+        expect(res.statusCode).toBeGreaterThanOrEqual(200);
+        expect(res.statusCode).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(typeof res.json().code).toBe("string");
+      }),
+      { numRuns: HEAVY ? 3000 : 150 },
+    );
   });
 });
