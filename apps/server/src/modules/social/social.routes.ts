@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import { writeAudit } from "../../lib/audit.ts";
-import { isHttps, setSessionCookies } from "../../lib/auth.ts";
+import { allowedOrigins, isHttps, setSessionCookies } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { createSession } from "../../lib/sessions.ts";
 import { findSocialProvider, listSocialProviders, type SocialProviderConfig } from "./social.providers.ts";
@@ -54,7 +54,7 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
     { schema: { params: ProviderParamsSchema, querystring: StartQuerySchema } },
     async (request, reply) => {
       const provider = requireProvider(ctx, request.params.provider);
-      const destination = safeDestination(request.query.destination);
+      const destination = safeDestination(request.query.destination, allowedOrigins(ctx.config, request));
       const { url, pending } = await startSocialSignIn(
         discoveries,
         provider,
@@ -105,6 +105,6 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
       request,
       meta: { provider: provider.id, created: result.created },
     });
-    return reply.redirect(safeDestination(pending.destination), 302);
+    return reply.redirect(safeDestination(pending.destination, allowedOrigins(ctx.config, request)), 302);
   });
 }

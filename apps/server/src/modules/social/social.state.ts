@@ -42,14 +42,24 @@ export function openPendingSignIn(
 }
 
 /**
- * Where to send the browser after sign-in: a path on our own host, else `/dashboard`. Absolute URLs,
- * protocol-relative `//host` and backslash tricks are refused (no open redirects).
+ * Where to send the browser after sign-in: a path on our own host, or an absolute URL on one of the
+ * app's configured origins (PUBLIC_URL, TRUSTED_ORIGINS); anything else becomes `/dashboard`.
+ * Protocol-relative `//host`, backslash tricks and control characters are refused (no open redirects).
  */
-export function safeDestination(raw: string | undefined): string {
+export function safeDestination(
+  raw: string | undefined,
+  allowedOrigins: ReadonlySet<string> = new Set(),
+): string {
   const fallback = "/dashboard";
-  if (!raw?.startsWith("/") || raw.startsWith("//") || raw.startsWith("/\\")) return fallback;
+  if (!raw || raw.length > 2000) return fallback;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters in a redirect target are refused
-  if (/[\u0000-\u001f\u007f\\]/.test(raw) || raw.length > 2000) return fallback;
+  if (/[\u0000-\u001f\u007f\\]/.test(raw)) return fallback;
+  if (/^https?:\/\//i.test(raw)) {
+    const url = URL.parse(raw);
+    const ok = url && !url.username && !url.password && allowedOrigins.has(url.origin);
+    return ok ? url.href : fallback;
+  }
+  if (!raw.startsWith("/") || raw.startsWith("//")) return fallback;
   const base = "http://tonus.invalid";
   const url = new URL(raw, base);
   if (url.origin !== base) return fallback;

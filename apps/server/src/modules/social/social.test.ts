@@ -161,9 +161,17 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
 
     const second = new TestClient(app);
     second.cookies.set("tonussessionid", "planted-session-id");
+    second.cookies.set("csrftoken", "planted-csrf-token");
     expect((await signInWithProvider(second, "alice")).statusCode).toBe(302);
     // The session id is rotated: the planted one is never the signed-in session.
     expect(second.cookies.get("tonussessionid")).not.toBe("planted-session-id");
+    expect(second.cookies.get("csrftoken")).not.toBe("planted-csrf-token");
+    const planted = await app.inject({
+      method: "GET",
+      url: PROFILE,
+      headers: { cookie: "tonussessionid=planted-session-id" },
+    });
+    expect(planted.statusCode).toBe(403);
     expect((await second.get(PROFILE)).json().id).toBe(profile.id);
     const { rows } = await app.ctx.database.query<{ n: number }>("select count(*)::int as n from users");
     expect(rows[0]?.n).toBe(1);
@@ -219,12 +227,18 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
     }
     const res = await signInWithProvider(new TestClient(app), "alice", "/user/units?tab=1");
     expect(res.headers.location).toBe("/user/units?tab=1");
+    const own = await signInWithProvider(new TestClient(app), "alice", `${TEST_ORIGIN}/user/profile`);
+    expect(own.headers.location).toBe(`${TEST_ORIGIN}/user/profile`);
   });
 });
 
 describe("safeDestination", () => {
   it("keeps same-host paths and replaces everything else with /dashboard", () => {
     expect(safeDestination("/user/profile")).toBe("/user/profile");
+    const own = new Set(["https://tonus.example"]);
+    expect(safeDestination("https://tonus.example/user/units", own)).toBe("https://tonus.example/user/units");
+    expect(safeDestination("https://tonus.example.evil.test/x", own)).toBe("/dashboard");
+    expect(safeDestination("https://evil.test@tonus.example/x", own)).toBe("/dashboard");
     for (const bad of [undefined, "", "dashboard", "http://evil.example", "//evil", "/\\evil", "/\tx"]) {
       expect(safeDestination(bad), String(bad)).toBe("/dashboard");
     }
