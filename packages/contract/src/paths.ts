@@ -19,5 +19,7 @@ export const API = {
   apiToken: "/dashboard_api/v1/user/tokens/:id/",
   profile: "/dashboard_api/v1/user/profile/",
   userpicUpload: "/dashboard_api/v1/user/profile/userpic/upload/",
+  /** A stored profile picture; only its owner may fetch it. */
+  userpicMedia: "/media/userpics/:name",
   devOutbox: "/dashboard_api/v1/dev/outbox/",
 } as const;

@@ -5,7 +5,7 @@ import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { getProfile, USERPIC_URL_PREFIX, updateProfile } from "./profile.service.ts";
+import { getProfile, updateProfile } from "./profile.service.ts";
 import { readUserpic, replaceUserpic } from "./userpic.service.ts";
 
 const MediaParamsSchema = z.object({ name: z.string().max(100) });
@@ -61,7 +61,7 @@ export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): vo
 
   // Only the owner may fetch their picture: another user's name answers 404 like a missing file (A1).
   r.get(
-    `${USERPIC_URL_PREFIX}:name`,
+    API.userpicMedia,
     { config: { access: "user" }, schema: { params: MediaParamsSchema } },
     async (request, reply) => {
       const picture = await readUserpic(ctx, requireUserId(request), request.params.name);

@@ -1,4 +1,5 @@
 import {
+  API,
   BillingStatusSchema,
   GenderSchema,
   LocaleSchema,
@@ -14,7 +15,7 @@ import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import { findUserById, updateProfileColumns } from "./profile.repo.ts";
 
 export const USERPIC_AREA = "userpics";
-export const USERPIC_URL_PREFIX = "/media/userpics/";
+export const USERPIC_URL_PREFIX = API.userpicMedia.replace(":name", "");
 
 export function userpicUrl(name: string | null): string | null {
   return name ? `${USERPIC_URL_PREFIX}${name}` : null;
