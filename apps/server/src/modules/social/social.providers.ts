@@ -7,6 +7,11 @@ export type SocialProviderConfig = {
   issuer: string;
   clientId: string;
   clientSecret: string;
+  /**
+   * How the provider returns the code: `query` (a GET to the callback) or `form_post` (a cross-site POST,
+   * which Apple requires whenever the e-mail scope is asked for).
+   */
+  responseMode: "query" | "form_post";
 };
 
 /** The OpenID Connect providers an operator configured completely (issuer, client id and secret). */
@@ -18,6 +23,7 @@ export function listSocialProviders(config: Config): SocialProviderConfig[] {
       issuer: config.OIDC_GOOGLE_ISSUER,
       clientId: config.OIDC_GOOGLE_CLIENT_ID,
       clientSecret: config.OIDC_GOOGLE_CLIENT_SECRET,
+      responseMode: "query" as const,
     },
     {
       id: "apple" as const,
@@ -25,6 +31,7 @@ export function listSocialProviders(config: Config): SocialProviderConfig[] {
       issuer: config.OIDC_APPLE_ISSUER,
       clientId: config.OIDC_APPLE_CLIENT_ID,
       clientSecret: config.OIDC_APPLE_CLIENT_SECRET,
+      responseMode: "form_post" as const,
     },
   ];
   const out: SocialProviderConfig[] = [];
@@ -36,6 +43,7 @@ export function listSocialProviders(config: Config): SocialProviderConfig[] {
         issuer: c.issuer,
         clientId: c.clientId,
         clientSecret: c.clientSecret,
+        responseMode: c.responseMode,
       });
   }
   return out;

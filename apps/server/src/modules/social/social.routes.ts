@@ -41,7 +41,7 @@ function clearStateCookie(reply: FastifyReply): void {
   reply.clearCookie(SOCIAL_STATE_COOKIE, { path: COOKIE_PATH });
 }
 
-export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): void {
+export async function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const discoveries: DiscoveryCache = new Map();
 
@@ -65,16 +65,23 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
       reply.setCookie(SOCIAL_STATE_COOKIE, sealPendingSignIn(ctx.config.secretKey, pending), {
         path: COOKIE_PATH,
         httpOnly: true,
-        sameSite: "lax",
-        secure: isHttps(request, ctx.config),
+        // A form_post answer is a cross-site POST: only a SameSite=None (hence Secure) cookie comes with it.
+        ...(provider.responseMode === "form_post"
+          ? { sameSite: "none" as const, secure: true }
+          : { sameSite: "lax" as const, secure: isHttps(request, ctx.config) }),
         maxAge: SOCIAL_STATE_TTL_MS / 1000,
       });
       return reply.header("cache-control", "no-store").redirect(url, 302);
     },
   );
 
-  r.get(API.socialCallback, { schema: { params: ProviderParamsSchema } }, async (request, reply) => {
-    const provider = requireProvider(ctx, request.params.provider);
+  /** Finishes a sign-in with the provider's answer parameters (from the query or a form_post body). */
+  async function finishCallback(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    provider: SocialProviderConfig,
+    answer: URLSearchParams,
+  ) {
     const pending = openPendingSignIn(
       ctx.config.secretKey,
       request.cookies[SOCIAL_STATE_COOKIE],
@@ -84,7 +91,7 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
     reply.header("cache-control", "no-store");
     if (!pending) return reply.redirect(SOCIAL_FAILURE_REDIRECT, 302);
     const current = new URL(callbackUrl(ctx, request, provider));
-    current.search = new URL(request.url, "http://tonus.invalid").search;
+    for (const [key, value] of answer) current.searchParams.append(key, value);
     let result: Awaited<ReturnType<typeof finishSocialSignIn>>;
     try {
       result = await finishSocialSignIn(ctx, discoveries, provider, current, pending);
@@ -106,5 +113,38 @@ export function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): voi
       meta: { provider: provider.id, created: result.created },
     });
     return reply.redirect(safeDestination(pending.destination, allowedOrigins(ctx.config, request)), 302);
+  }
+
+  r.get(API.socialCallback, { schema: { params: ProviderParamsSchema } }, async (request, reply) => {
+    const provider = requireProvider(ctx, request.params.provider);
+    if (provider.responseMode !== "query") throw new AppError("not_found", "Not found");
+    return finishCallback(
+      request,
+      reply,
+      provider,
+      new URL(request.url, "http://tonus.invalid").searchParams,
+    );
+  });
+
+  // The form_post answer. It cannot carry our CSRF token (the provider's page sends it), so the route is
+  // CSRF-exempt; the state, bound to the signed HttpOnly cookie, is what proves the flow started here.
+  await app.register(async (scope) => {
+    scope.addContentTypeParser(
+      "application/x-www-form-urlencoded",
+      { parseAs: "string", bodyLimit: 64 * 1024 },
+      (_request, body, done) => done(null, new URLSearchParams(String(body))),
+    );
+    scope
+      .withTypeProvider<ZodTypeProvider>()
+      .post(
+        API.socialCallback,
+        { config: { csrfExempt: true }, schema: { params: ProviderParamsSchema } },
+        async (request, reply) => {
+          const provider = requireProvider(ctx, request.params.provider);
+          if (provider.responseMode !== "form_post") throw new AppError("not_found", "Not found");
+          const answer = request.body instanceof URLSearchParams ? request.body : new URLSearchParams();
+          return finishCallback(request, reply, provider, answer);
+        },
+      );
   });
 }

@@ -54,6 +54,7 @@ export async function startSocialSignIn(
     nonce: pending.nonce,
     code_challenge: await oidc.calculatePKCECodeChallenge(codeVerifier),
     code_challenge_method: "S256",
+    ...(provider.responseMode === "form_post" ? { response_mode: "form_post" } : {}),
   });
   return { url: url.href, pending };
 }

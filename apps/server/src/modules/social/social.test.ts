@@ -11,7 +11,9 @@ import { createTestUser } from "../../test/users.ts";
 import { safeDestination } from "./social.state.ts";
 
 const PROFILE = "/dashboard_api/v1/user/profile/";
-const CALLBACK = `${TEST_ORIGIN}/dashboard_api/v1/auth/social/google/callback/`;
+const CALLBACKS = ["google", "apple"].map(
+  (p) => `${TEST_ORIGIN}/dashboard_api/v1/auth/social/${p}/callback/`,
+);
 const FAILURE = "/auth/signin?social_error=1";
 
 /** Accounts at the test provider: the login name is the subject. */
@@ -31,7 +33,7 @@ async function startProvider(): Promise<{ issuer: string; close: () => Promise<v
       {
         client_id: "tonus",
         client_secret: "tonus-test-client-secret",
-        redirect_uris: [CALLBACK],
+        redirect_uris: CALLBACKS,
         grant_types: ["authorization_code"],
         response_types: ["code"],
       },
@@ -63,9 +65,10 @@ async function signInWithProvider(
   account: string,
   destination = "/user/profile",
   tamper: (url: URL) => void = () => {},
+  providerId: "google" | "apple" = "google",
 ) {
   const start = await client.get(
-    `/dashboard_api/v1/auth/social/google/start/?destination=${encodeURIComponent(destination)}`,
+    `/dashboard_api/v1/auth/social/${providerId}/start/?destination=${encodeURIComponent(destination)}`,
   );
   expect(start.statusCode).toBe(302);
   const jar = new Map<string, string>();
@@ -91,6 +94,17 @@ async function signInWithProvider(
     if (res.status === 200) {
       const html = await res.text();
       const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1] ?? "";
+      if (action.startsWith(TEST_ORIGIN)) {
+        // response_mode=form_post: the provider's page auto-submits the answer to our callback.
+        const callback = new URL(action);
+        for (const m of html.matchAll(/<input type="hidden" name="(\w+)" value="([^"]*)"\/>/g))
+          callback.searchParams.set(m[1] ?? "", m[2] ?? "");
+        tamper(callback);
+        return client.request("POST", callback.pathname, {
+          payload: callback.searchParams.toString(),
+          headers: { "content-type": "application/x-www-form-urlencoded", origin: new URL(url).origin },
+        });
+      }
       const prompt = /name="prompt" value="(\w+)"/.exec(html)?.[1] ?? "";
       const form = new URLSearchParams({ prompt });
       if (prompt === "login") {
@@ -121,6 +135,9 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
       OIDC_GOOGLE_ISSUER: provider.issuer,
       OIDC_GOOGLE_CLIENT_ID: "tonus",
       OIDC_GOOGLE_CLIENT_SECRET: "tonus-test-client-secret",
+      OIDC_APPLE_ISSUER: provider.issuer,
+      OIDC_APPLE_CLIENT_ID: "tonus",
+      OIDC_APPLE_CLIENT_SECRET: "tonus-test-client-secret",
     });
   });
   afterAll(async () => {
@@ -131,9 +148,53 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
 
   it("lists only the configured providers", async () => {
     const res = await app.inject({ method: "GET", url: "/dashboard_api/v1/auth/social/" });
-    expect(res.json()).toEqual({ results: [{ id: "google", name: "Google" }] });
-    const apple = await app.inject({ method: "GET", url: "/dashboard_api/v1/auth/social/apple/start/" });
-    expect(apple.statusCode).toBe(404);
+    expect(res.json()).toEqual({
+      results: [
+        { id: "google", name: "Google" },
+        { id: "apple", name: "Apple" },
+      ],
+    });
+    const bare = await buildTestApp(app.ctx.database);
+    expect((await bare.inject({ method: "GET", url: "/dashboard_api/v1/auth/social/" })).json()).toEqual({
+      results: [],
+    });
+    const start = await bare.inject({ method: "GET", url: "/dashboard_api/v1/auth/social/google/start/" });
+    expect(start.statusCode).toBe(404);
+    await bare.close();
+  });
+
+  it("signs in through a form_post provider (Apple's way) and refuses a forged state there too", async () => {
+    const start = await new TestClient(app).get("/dashboard_api/v1/auth/social/apple/start/");
+    expect(new URL(String(start.headers.location)).searchParams.get("response_mode")).toBe("form_post");
+    expect(String(start.headers["set-cookie"])).toMatch(/tonus_oidc=[^;]+;.*SameSite=None/);
+    const client = new TestClient(app);
+    const res = await signInWithProvider(client, "alice", "/user/units", () => {}, "apple");
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe("/user/units");
+    expect((await client.get(PROFILE)).json().email).toBe("alice@example.test");
+    const forged = new TestClient(app);
+    const bad = await signInWithProvider(
+      forged,
+      "alice",
+      "/",
+      (u) => u.searchParams.set("state", "x"),
+      "apple",
+    );
+    expect(bad.headers.location).toBe(FAILURE);
+    expect((await forged.get(PROFILE)).statusCode).toBe(403);
+    // Each provider answers only on its own response mode.
+    const getApple = await app.inject({
+      method: "GET",
+      url: "/dashboard_api/v1/auth/social/apple/callback/",
+    });
+    expect(getApple.statusCode).toBe(404);
+    const postGoogle = await app.inject({
+      method: "POST",
+      url: "/dashboard_api/v1/auth/social/google/callback/",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      payload: "code=x&state=y",
+    });
+    expect(postGoogle.statusCode).toBe(404);
   });
 
   it("sends the browser to the provider with state, nonce and PKCE S256 in a signed HttpOnly cookie", async () => {
