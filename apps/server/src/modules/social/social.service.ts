@@ -83,7 +83,9 @@ export async function finishSocialSignIn(
   // Providers may keep the e-mail out of the ID token (OIDC conformance); then it comes from UserInfo.
   if (claims.email === undefined && configuration.serverMetadata().userinfo_endpoint)
     emailClaims = await oidc.fetchUserInfo(configuration, tokens.access_token, claims.sub);
-  const email = emailClaims.email_verified === true ? EmailSchema.safeParse(emailClaims.email) : undefined;
+  // Apple sends email_verified as the string "true"; every other value counts as unverified.
+  const verified = emailClaims.email_verified === true || emailClaims.email_verified === "true";
+  const email = verified ? EmailSchema.safeParse(emailClaims.email) : undefined;
   return findOrCreateSocialUser(ctx.database.db, {
     provider: provider.id,
     subject: claims.sub,

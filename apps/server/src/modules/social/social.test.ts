@@ -17,10 +17,11 @@ const CALLBACKS = ["google", "apple"].map(
 const FAILURE = "/auth/signin?social_error=1";
 
 /** Accounts at the test provider: the login name is the subject. */
-const ACCOUNTS: Record<string, { email?: string; email_verified?: boolean }> = {
+const ACCOUNTS: Record<string, { email?: string; email_verified?: boolean | string }> = {
   alice: { email: "alice@example.test", email_verified: true },
   bob: { email: "Bob@Example.test", email_verified: true },
   mallory: { email: "victim@example.test", email_verified: false },
+  carol: { email: "carol@example.test", email_verified: "true" },
 };
 
 /** A real OpenID provider (oidc-provider with its development login and consent pages) on loopback. */
@@ -168,10 +169,10 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
     expect(new URL(String(start.headers.location)).searchParams.get("response_mode")).toBe("form_post");
     expect(String(start.headers["set-cookie"])).toMatch(/tonus_oidc=[^;]+;.*SameSite=None/);
     const client = new TestClient(app);
-    const res = await signInWithProvider(client, "alice", "/user/units", () => {}, "apple");
+    const res = await signInWithProvider(client, "carol", "/user/units", () => {}, "apple");
     expect(res.statusCode).toBe(302);
     expect(res.headers.location).toBe("/user/units");
-    expect((await client.get(PROFILE)).json().email).toBe("alice@example.test");
+    expect((await client.get(PROFILE)).json().email).toBe("carol@example.test");
     const forged = new TestClient(app);
     const bad = await signInWithProvider(
       forged,
