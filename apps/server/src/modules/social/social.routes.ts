@@ -4,9 +4,9 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import { writeAudit } from "../../lib/audit.ts";
-import { allowedOrigins, isHttps, setSessionCookies } from "../../lib/auth.ts";
+import { allowedOrigins, isHttps, SESSION_COOKIE, setSessionCookies } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { createSession } from "../../lib/sessions.ts";
+import { createSession, deleteSession } from "../../lib/sessions.ts";
 import { findSocialProvider, listSocialProviders, type SocialProviderConfig } from "./social.providers.ts";
 import { type DiscoveryCache, finishSocialSignIn, startSocialSignIn } from "./social.service.ts";
 import {
@@ -100,6 +100,9 @@ export async function registerSocialRoutes(app: FastifyInstance, ctx: AppContext
       return reply.redirect(SOCIAL_FAILURE_REDIRECT, 302);
     }
     if (!result) return reply.redirect(SOCIAL_FAILURE_REDIRECT, 302);
+    // The browser's previous session (anonymous or someone else's) ends here: a fixed id never survives.
+    const previousSessionId = request.cookies[SESSION_COOKIE];
+    if (previousSessionId) await deleteSession(ctx.database.db, previousSessionId);
     const policy = { idleDays: ctx.config.SESSION_IDLE_DAYS, maxDays: ctx.config.SESSION_MAX_DAYS };
     const sessionId = await createSession(ctx.database.db, result.userId, policy, {
       ip: request.ip,

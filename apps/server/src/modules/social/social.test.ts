@@ -221,22 +221,24 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
     const profile = (await first.get(PROFILE)).json();
     expect(profile.email).toBe("alice@example.test");
 
-    const second = new TestClient(app);
-    second.cookies.set("tonussessionid", "planted-session-id");
+    // A browser already signed in as someone else loses that session when it signs in again.
+    const other = await createTestUser(app.ctx.database);
+    const second = other.client(app);
+    second.cookies.set("tonussessionid", other.sessionId);
     second.cookies.set("csrftoken", "planted-csrf-token");
     expect((await signInWithProvider(second, "alice")).statusCode).toBe(302);
     // The session id is rotated: the planted one is never the signed-in session.
-    expect(second.cookies.get("tonussessionid")).not.toBe("planted-session-id");
+    expect(second.cookies.get("tonussessionid")).not.toBe(other.sessionId);
     expect(second.cookies.get("csrftoken")).not.toBe("planted-csrf-token");
-    const planted = await app.inject({
+    const previous = await app.inject({
       method: "GET",
       url: PROFILE,
-      headers: { cookie: "tonussessionid=planted-session-id" },
+      headers: { cookie: `tonussessionid=${other.sessionId}` },
     });
-    expect(planted.statusCode).toBe(403);
+    expect(previous.statusCode).toBe(403);
     expect((await second.get(PROFILE)).json().id).toBe(profile.id);
     const { rows } = await app.ctx.database.query<{ n: number }>("select count(*)::int as n from users");
-    expect(rows[0]?.n).toBe(1);
+    expect(rows[0]?.n).toBe(2);
   });
 
   it("links the provider to an existing account with the same verified e-mail", async () => {
