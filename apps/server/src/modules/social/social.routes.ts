@@ -55,12 +55,20 @@ export async function registerSocialRoutes(app: FastifyInstance, ctx: AppContext
     async (request, reply) => {
       const provider = requireProvider(ctx, request.params.provider);
       const destination = safeDestination(request.query.destination, allowedOrigins(ctx.config, request));
-      const { url, pending } = await startSocialSignIn(
-        discoveries,
-        provider,
-        callbackUrl(ctx, request, provider),
-        destination,
-      );
+      let started: Awaited<ReturnType<typeof startSocialSignIn>>;
+      try {
+        started = await startSocialSignIn(
+          discoveries,
+          provider,
+          callbackUrl(ctx, request, provider),
+          destination,
+        );
+      } catch (error) {
+        // The provider is unreachable or misconfigured: the person lands back on sign-in, the log says why.
+        request.log.warn({ err: error, provider: provider.id }, "social sign-in could not start");
+        return reply.header("cache-control", "no-store").redirect(SOCIAL_FAILURE_REDIRECT, 302);
+      }
+      const { url, pending } = started;
       // State, nonce and the PKCE verifier live only in this signed, HttpOnly, short-lived cookie.
       reply.setCookie(SOCIAL_STATE_COOKIE, sealPendingSignIn(ctx.config.secretKey, pending), {
         path: COOKIE_PATH,

@@ -296,6 +296,22 @@ describe.each(BACKENDS)("social sign-in (OpenID Connect) on %s", (backend) => {
   });
 });
 
+describe("social sign-in with an unreachable provider", () => {
+  it("sends the browser back to sign-in instead of failing with a 5xx", async () => {
+    const closed = await startProvider();
+    await closed.close();
+    const app = await buildTestApp(await getTestDatabase("pglite"), {
+      OIDC_GOOGLE_ISSUER: closed.issuer,
+      OIDC_GOOGLE_CLIENT_ID: "tonus",
+      OIDC_GOOGLE_CLIENT_SECRET: "tonus-test-client-secret",
+    });
+    const res = await app.inject({ method: "GET", url: "/dashboard_api/v1/auth/social/google/start/" });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe(FAILURE);
+    await app.close();
+  });
+});
+
 describe("safeDestination", () => {
   it("keeps same-host paths and replaces everything else with /dashboard", () => {
     expect(safeDestination("/user/profile")).toBe("/user/profile");
