@@ -16,24 +16,35 @@ const tooLarge = () =>
     `The image must be at most ${MAX_USERPIC_SIDE_PX}×${MAX_USERPIC_SIDE_PX} pixels`,
   );
 
+const BMP_BITS_PER_PIXEL = new Set([1, 4, 8, 16, 24, 32]);
+/** BI_RGB and BI_BITFIELDS; bmp-js does not decode the run-length encodings correctly. */
+const BMP_COMPRESSIONS = new Set([0, 3]);
+
 /**
- * The width and height a BMP header claims, read before any decoding so a header promising
- * 100000×100000 is refused without allocating anything (RELIABILITY U2).
+ * Checks a BMP header before any decoding: a header promising 100000×100000 is refused without
+ * allocating anything (RELIABILITY U2), and a file too short for the pixels its header claims is
+ * refused before the JS decoder would loop over millions of missing pixels.
  */
-export function readBmpDimensions(data: Buffer): { widthPx: number; heightPx: number } {
-  if (data.length < 26 || data.toString("latin1", 0, 2) !== "BM") throw invalidImage();
+export function checkBmpHeader(data: Buffer): { widthPx: number; heightPx: number } {
+  if (data.length < 54 || data.toString("latin1", 0, 2) !== "BM") throw invalidImage();
+  const pixelOffset = data.readUInt32LE(10);
   const dibSize = data.readUInt32LE(14);
-  if (dibSize === 12) return { widthPx: data.readUInt16LE(18), heightPx: data.readUInt16LE(20) };
-  if (dibSize < 40 || data.length < 30) throw invalidImage();
   // A negative height means the rows are stored top-down; the size is its absolute value.
-  return { widthPx: Math.abs(data.readInt32LE(18)), heightPx: Math.abs(data.readInt32LE(22)) };
+  const widthPx = data.readInt32LE(18);
+  const heightPx = Math.abs(data.readInt32LE(22));
+  const bitsPerPixel = data.readUInt16LE(28);
+  const compression = data.readUInt32LE(30);
+  if (dibSize < 40 || widthPx <= 0 || heightPx === 0) throw invalidImage();
+  if (widthPx > MAX_USERPIC_SIDE_PX || heightPx > MAX_USERPIC_SIDE_PX) throw tooLarge();
+  if (!BMP_BITS_PER_PIXEL.has(bitsPerPixel) || !BMP_COMPRESSIONS.has(compression)) throw invalidImage();
+  const rowBytes = Math.floor((widthPx * bitsPerPixel + 31) / 32) * 4;
+  if (data.length < pixelOffset + rowBytes * heightPx) throw invalidImage();
+  return { widthPx, heightPx };
 }
 
 /** sharp has no BMP decoder: decode it in JS into raw RGB pixels, after the size check. */
 function decodeBmp(data: Buffer): Sharp {
-  const { widthPx, heightPx } = readBmpDimensions(data);
-  if (widthPx === 0 || heightPx === 0) throw invalidImage();
-  if (widthPx > MAX_USERPIC_SIDE_PX || heightPx > MAX_USERPIC_SIDE_PX) throw tooLarge();
+  const { widthPx, heightPx } = checkBmpHeader(data);
   let decoded: { data: Buffer; width: number; height: number };
   try {
     decoded = bmp.decode(data);

@@ -236,6 +236,19 @@ describe.each(BACKENDS)("userpic upload on %s", (backend) => {
     expect((await client.get(PROFILE)).json().userpic).toBeNull();
   });
 
+  it("refuses a BMP whose header claims more pixels than the file holds, without decoding it", async () => {
+    const client = await signedIn();
+    const started = performance.now();
+    const res = await upload(client, {
+      filename: "short.bmp",
+      contentType: "image/bmp",
+      data: makeBmp(1, 1, [0, 0, 0], 4096),
+    });
+    expect(res.statusCode).toBe(400);
+    expect(res.json().code).toBe("invalid_image");
+    expect(performance.now() - started).toBeLessThan(500);
+  });
+
   it("refuses a non-multipart body with a 4xx", async () => {
     const client = await signedIn();
     const res = await client.post(UPLOAD, { file: "x" });
