@@ -192,3 +192,56 @@ export const mailOutbox = pgTable(
   },
   (t) => [index("mail_outbox_user_idx").on(t.userId)],
 );
+
+/**
+ * Academy courses and materials, loaded from content/academy at start. Ids are the slugs from the files,
+ * so they are the same on every installation; a course or material whose file disappeared is kept with
+ * `active = false` so users' progress stays attached if it comes back.
+ */
+export const academyCourses = pgTable("academy_courses", {
+  id: text("id").primaryKey(),
+  position: integer("position").notNull(),
+  title: jsonb("title").$type<Record<string, string>>().notNull(),
+  description: jsonb("description").$type<Record<string, string>>().notNull(),
+  cover: text("cover"),
+  active: boolean("active").notNull().default(true),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+export const academyMaterials = pgTable(
+  "academy_materials",
+  {
+    id: text("id").primaryKey(),
+    courseId: text("course_id")
+      .notNull()
+      .references(() => academyCourses.id, { onDelete: "cascade" }),
+    position: integer("position").notNull(),
+    kind: text("kind").notNull(),
+    durationMin: integer("duration_min").notNull(),
+    pro: boolean("pro").notNull(),
+    parameters: jsonb("parameters").$type<string[]>().notNull(),
+    pacer: jsonb("pacer").$type<{ inhale_s: number; exhale_s: number; duration_min: number }>(),
+    /** Per language: { title, markdown, quiz }. A language absent here is not available. */
+    content: jsonb("content").$type<Record<string, unknown>>().notNull(),
+    active: boolean("active").notNull().default(true),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("academy_materials_course_idx").on(t.courseId)],
+);
+
+/** A person's progress per material: state 0 not started, 1 in progress, 4 finished; quiz answers. */
+export const academyProgress = pgTable(
+  "academy_progress",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    materialId: text("material_id")
+      .notNull()
+      .references(() => academyMaterials.id, { onDelete: "cascade" }),
+    state: integer("state").notNull().default(0),
+    answers: jsonb("answers").$type<Record<string, number>>(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("academy_progress_key").on(t.userId, t.materialId)],
+);
