@@ -22,4 +22,8 @@ export const API = {
   /** A stored profile picture; only its owner may fetch it. */
   userpicMedia: "/media/userpics/:name",
   devOutbox: "/dashboard_api/v1/dev/outbox/",
+  academyCourses: "/dashboard_api/v1/academy/courses/",
+  academyCourse: "/dashboard_api/v1/academy/courses/:courseId/",
+  academyMaterial: "/dashboard_api/v1/academy/materials/:materialId/",
+  academyProgress: "/dashboard_api/v1/academy/materials/:materialId/progress/",
 } as const;

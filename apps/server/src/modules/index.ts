@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../lib/context.ts";
+import { registerAcademyRoutes } from "./academy/academy.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
@@ -13,6 +14,7 @@ const MODULES: ModuleRegistrar[] = [
   registerConfigRoutes,
   registerProfileRoutes,
   registerSocialRoutes,
+  registerAcademyRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -85,7 +85,8 @@ const MATERIAL_FILE = /^(\d+)-([a-z0-9]+(?:-[a-z0-9]+)*)\.(en|ru)\.md$/;
 const QUIZ_BLOCK = /^```quiz\n([\s\S]*?)\n```\s*$/m;
 
 /** Reads and checks the whole content folder. Never throws for bad content: problems are listed. */
-export function loadAcademyContent(rootDir: string = DEFAULT_ACADEMY_DIR): AcademyContent {
+export function loadAcademyContent(rootDirInput: string = DEFAULT_ACADEMY_DIR): AcademyContent {
+  const rootDir = path.resolve(rootDirInput);
   const problems: string[] = [];
   const courses: LoadedCourse[] = [];
   if (!existsSync(rootDir)) return { courses, problems: [`content folder ${rootDir} does not exist`] };
