@@ -23,6 +23,14 @@ export interface SyncResult {
  */
 export async function syncAcademyContent(db: Db, content: AcademyContent): Promise<SyncResult> {
   const { courses } = content;
+  // A wrong folder or an empty checkout must not hide every course from a running installation.
+  if (courses.length === 0) {
+    return {
+      courses: 0,
+      materials: 0,
+      problems: [...content.problems, "no courses found; the stored content is kept"],
+    };
+  }
   const courseRows = courses.map((course) => ({
     id: course.id,
     position: course.order,

@@ -132,6 +132,13 @@ describe.each(BACKENDS)("academy API on %s", (backend) => {
     expect((await client.get(materialUrl("what-is-hrv"))).json().state).toBe(4);
   });
 
+  it("keeps the stored content when asked to load an empty or missing folder", async () => {
+    const result = await reloadAcademy(app.ctx.database.db, path.join(root, "does-not-exist"));
+    expect(result.courses).toBe(0);
+    expect(result.problems.length).toBeGreaterThan(0);
+    expect((await new TestClient(app).get(courseUrl("hrv-basics"))).statusCode).toBe(200);
+  });
+
   it.each([
     ["GET", courseUrl("no-such-course")],
     ["GET", materialUrl("no-such-material")],
