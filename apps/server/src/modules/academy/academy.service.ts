@@ -3,13 +3,17 @@ import {
   type AcademyCourseSummary,
   type AcademyMaterialItem,
   type AcademyMaterialResponse,
+  AcademyParameterSchema,
   type AcademyProgressUpdate,
   type Locale,
+  LocaleSchema,
   MATERIAL_STATE_FINISHED,
-  type MaterialKind,
+  MaterialKindSchema,
   type MaterialState,
   type QuizAnswers,
+  QuizSchema,
 } from "@tonus/contract";
+import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
@@ -42,8 +46,16 @@ function renderSafely(markdown: string): string {
   });
 }
 
+// The jsonb columns are written only by the loader, but they are read back through a schema rather than
+// trusted as a type, so a hand-edited row fails loudly instead of reaching the renderer malformed.
+const StoredVersionsSchema = z.partialRecord(
+  LocaleSchema,
+  z.object({ title: z.string(), markdown: z.string(), quiz: QuizSchema.nullable() }),
+);
+const ParametersSchema = z.array(AcademyParameterSchema);
+
 function versionsOf(material: MaterialRow): Partial<Record<Locale, StoredVersion>> {
-  return material.content as Partial<Record<Locale, StoredVersion>>;
+  return StoredVersionsSchema.parse(material.content);
 }
 
 function availableLanguages(material: MaterialRow): Locale[] {
@@ -74,7 +86,7 @@ function toItem(
     title: pickVersion(material, language)?.title ?? material.id,
     slug: material.id,
     order: material.position,
-    kind: material.kind as MaterialKind,
+    kind: MaterialKindSchema.parse(material.kind),
     duration_min: material.durationMin,
     pro: material.pro,
     available_languages: availableLanguages(material),
@@ -183,7 +195,7 @@ export async function getMaterial(
   const base = {
     ...item,
     language,
-    parameters: material.parameters as AcademyMaterialResponse["parameters"],
+    parameters: ParametersSchema.parse(material.parameters),
     pacer: material.pacer ?? null,
     answers: progress?.answers ?? null,
   };
