@@ -2,6 +2,7 @@ import type { ApiErrorBody } from "@tonus/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "./app-error.ts";
+import { pickLocale, translateOptional } from "./i18n.ts";
 
 type Issue = { path: string; message: string };
 
@@ -42,7 +43,12 @@ export function registerErrorHandler(app: FastifyInstance): void {
       };
     } else if (known) {
       status = known.status;
-      body = { error: known.message, code: known.code, ...(known.details ?? {}) };
+      const { retryAfterS, ...details } = known.details ?? {};
+      if (typeof retryAfterS === "number") reply.header("retry-after", String(retryAfterS));
+      // Russian-preferring browsers get the catalogue's text for the code; English keeps the thrown message.
+      const locale = pickLocale(request.headers["accept-language"]);
+      const localized = locale === "ru" ? translateOptional("ru", `errors.${known.code}`) : undefined;
+      body = { error: localized ?? known.message, code: known.code, ...details };
       if (status >= 500) request.log.warn({ err }, "request failed");
     } else {
       status = 500;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../lib/context.ts";
 import { registerAcademyRoutes } from "./academy/academy.routes.ts";
+import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
@@ -12,6 +13,7 @@ type ModuleRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise
 const MODULES: ModuleRegistrar[] = [
   registerHealthRoutes,
   registerConfigRoutes,
+  registerAuthRoutes,
   registerProfileRoutes,
   registerSocialRoutes,
   registerAcademyRoutes,
