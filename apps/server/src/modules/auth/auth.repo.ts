@@ -103,15 +103,12 @@ export async function consumeCode(db: Db, codeHash: string, purpose: string, now
 }
 
 export async function insertApiToken(db: Db, userId: string, name: string, keyHash: string) {
-  const [row] = await db
-    .insert(apiTokens)
-    .values({ userId, name, keyHash })
-    .returning({
-      id: apiTokens.id,
-      name: apiTokens.name,
-      createdAt: apiTokens.createdAt,
-      lastUsedAt: apiTokens.lastUsedAt,
-    });
+  const [row] = await db.insert(apiTokens).values({ userId, name, keyHash }).returning({
+    id: apiTokens.id,
+    name: apiTokens.name,
+    createdAt: apiTokens.createdAt,
+    lastUsedAt: apiTokens.lastUsedAt,
+  });
   if (!row) throw new Error("token insert returned no row");
   return row;
 }
