@@ -37,6 +37,7 @@ export const PasswordResetRequestSchema = z.strictObject({
 export const PasswordChangeRequestSchema = z.strictObject({
   current_password: z.string().min(1).max(256),
   new_password: PasswordSchema,
+  /** Accepted for compatibility; other sessions always end at a password change (Django's behaviour). */
   sign_out_other_sessions: z.boolean().optional(),
 });
 

@@ -80,6 +80,16 @@ describe.each(BACKENDS)("accounts and sessions on %s", (backend) => {
     );
     const ok = await client.post(API.signin, { email: "ann@example.com", password: PASSWORD });
     expect(ok.statusCode).toBe(200);
+    const { rows } = await app.ctx.database.query<{ action: string; n: number }>(
+      "select action, count(*)::int as n from audit_log group by action order by action",
+    );
+    expect(rows).toEqual([
+      { action: "auth.register", n: 1 },
+      { action: "auth.signin", n: 1 },
+      { action: "auth.signin_failed", n: 4 },
+    ]);
+    const audit = await app.ctx.database.query("select * from audit_log");
+    expect(JSON.stringify(audit.rows)).not.toContain("wrong password");
   });
 
   it("rotates a planted session id and CSRF token at sign-in (S4)", async () => {
