@@ -74,6 +74,16 @@ describe.each(BACKENDS)("accounts and sessions on %s", (backend) => {
     expect(limited.statusCode).toBe(429);
     expect(limited.json().code).toBe("rate_limited");
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
+    // A second instance on the same store (or a restarted one) sees the same window.
+    const other = await buildTestApp(app.ctx.database, { RATE_LIMIT_SIGNIN_PER_HOUR: "3" });
+    try {
+      const elsewhere = new TestClient(other);
+      await elsewhere.prime();
+      const res = await elsewhere.post(API.signin, { email: "ann@example.com", password: PASSWORD });
+      expect(res.statusCode).toBe(429);
+    } finally {
+      await other.close();
+    }
     // The window lives in the database: moving it an hour back lets the owner in (no permanent lockout).
     await app.ctx.database.query(
       "update rate_limits set window_start = window_start - interval '61 minutes'",
