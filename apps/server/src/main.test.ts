@@ -76,10 +76,15 @@ describe("main.ts process", () => {
       expect(first.stdout()).toContain(`${url}/user/register`);
       expect((await fetch(`${url}/healthz`)).status).toBe(200);
 
+      // Node's own start-up (loading the TypeScript sources) is measured on a run that fails at once, so
+      // the bound checks the lock refusal, not how busy the test machine is.
+      const baselineAt = Date.now();
+      await startServer({ DATA_DIR: makeDataDir(), PORT: "abc" }).exit;
+      const startupMs = Date.now() - baselineAt;
       const startedAt = Date.now();
       const second = startServer({ DATA_DIR: dataDir });
       expect(await second.exit).toBe(1);
-      expect(Date.now() - startedAt).toBeLessThan(2000);
+      expect(Date.now() - startedAt).toBeLessThan(Math.max(2000, startupMs + 1000));
       expect(second.stderr()).toContain(`pid ${first.child.pid}`);
 
       first.child.kill("SIGTERM");
