@@ -1,0 +1,88 @@
+import { type Baevsky, computeBaevsky } from "./baevsky.ts";
+import { HrvError, type RrIssue, type SeriesName } from "./issues.ts";
+import { computeTimeDomain, type TimeDomain } from "./time-domain.ts";
+
+/**
+ * Version of the RR analysis algorithms. Stored with every result so that measurements can be
+ * recomputed when it changes; bump it whenever any number `analyzeRr` returns could change.
+ */
+export const RR_ALGORITHM_VERSION = "rr-1.0.0";
+
+/** Longest RR accepted as a value at all (ms); anything longer is reported as `invalid_values`. */
+export const MAX_RR_MS = 60000;
+
+/** Options of {@link analyzeRr}. Every field is optional. */
+export interface AnalyzeRrOptions {
+  /** Fewer intervals than this (after dropping invalid values) → `too_short`, no metrics. Default 20, at least 8. */
+  minIntervals?: number;
+}
+
+/** Metrics of one series. */
+export interface SeriesMetrics {
+  /** Time-domain indices (Task Force 1996 with the app's conventions, see {@link TimeDomain}). */
+  timeDomain: TimeDomain;
+  /** Baevsky's variational pulsometry (see {@link Baevsky}). */
+  baevsky: Baevsky;
+}
+
+/** What {@link analyzeRr} returns. Units: ms unless a key names another unit. */
+export interface RrAnalysis {
+  /** {@link RR_ALGORITHM_VERSION} of the code that produced this result. */
+  algorithmVersion: string;
+  /** Everything that made the result incomplete or doubtful; empty for a clean record. */
+  issues: RrIssue[];
+  /** Metrics of the series as recorded (the values the spec's app exports). Absent with `too_short`. */
+  raw?: SeriesMetrics;
+}
+
+const DEFAULT_MIN_INTERVALS = 20;
+
+/**
+ * Analyses a series of RR (inter-beat) intervals.
+ *
+ * @param rrMs RR intervals in **milliseconds**, in time order. Values that are not finite, ≤ 0 or
+ *   longer than {@link MAX_RR_MS} are dropped with an `invalid_values` issue.
+ * @param options see {@link AnalyzeRrOptions}.
+ * @returns metrics of the raw series, with `issues`; never throws for poor data (only for a
+ *   non-array input or invalid options: {@link HrvError}).
+ *
+ * References: Task Force of the ESC/NASPE 1996 (time and frequency domain); Baevsky et al. 2001
+ * (variational pulsometry); DEFINITIONS.md in the project's HRV reference folder.
+ */
+export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {}): RrAnalysis {
+  if (rrMs == null || typeof rrMs.length !== "number") {
+    throw new HrvError("invalid_argument", "rrMs must be an array of numbers");
+  }
+  const minIntervals = options.minIntervals ?? DEFAULT_MIN_INTERVALS;
+  if (!Number.isInteger(minIntervals) || minIntervals < 8) {
+    throw new HrvError("invalid_argument", "minIntervals must be an integer ≥ 8");
+  }
+  const issues: RrIssue[] = [];
+  const rr = validIntervals(rrMs, issues);
+  const result: RrAnalysis = { algorithmVersion: RR_ALGORITHM_VERSION, issues };
+  if (rr.length < minIntervals) {
+    issues.push({ code: "too_short", intervals: rr.length, minimum: minIntervals });
+    return result;
+  }
+  result.raw = seriesMetrics(rr, "raw", issues);
+  return result;
+}
+
+function validIntervals(rrMs: ArrayLike<number>, issues: RrIssue[]): Float64Array {
+  const out = new Float64Array(rrMs.length);
+  let n = 0;
+  for (let i = 0; i < rrMs.length; i++) {
+    const x = rrMs[i];
+    if (typeof x === "number" && Number.isFinite(x) && x > 0 && x <= MAX_RR_MS) out[n++] = x;
+  }
+  const dropped = rrMs.length - n;
+  if (dropped > 0) issues.push({ code: "invalid_values", count: dropped });
+  return n === rrMs.length ? out : out.slice(0, n);
+}
+
+function seriesMetrics(rr: Float64Array, series: SeriesName, issues: RrIssue[]): SeriesMetrics {
+  const timeDomain = computeTimeDomain(rr);
+  const baevsky = computeBaevsky(rr);
+  if (baevsky.si === undefined) issues.push({ code: "zero_range", series });
+  return { timeDomain, baevsky };
+}

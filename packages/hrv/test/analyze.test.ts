@@ -1,0 +1,58 @@
+import { describe, expect, it } from "vitest";
+import { analyzeRr, HrvError, RR_ALGORITHM_VERSION } from "../src/index.ts";
+import { readRr } from "./load.ts";
+
+/** A seeded series around `meanMs` with small respiratory-like variation. */
+function series(n: number, meanMs: number, seed = 1): number[] {
+  let s = seed;
+  const rand = () => {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    return s / 2147483648;
+  };
+  return Array.from({ length: n }, (_, i) => meanMs + 40 * Math.sin(i / 3) + 10 * (rand() - 0.5));
+}
+
+describe("analyzeRr", () => {
+  it("carries the algorithm version and no issues on a clean record", () => {
+    const result = analyzeRr(readRr("welltory_90c4d3e033"));
+    expect(result.algorithmVersion).toBe(RR_ALGORITHM_VERSION);
+    expect(result.issues).toEqual([]);
+    expect(result.raw?.timeDomain.beats).toBe(100);
+  });
+
+  it("returns a too_short issue and no metrics when fewer than 20 intervals remain", () => {
+    const result = analyzeRr([800, 810, 790]);
+    expect(result.raw).toBeUndefined();
+    expect(result.issues).toEqual([{ code: "too_short", intervals: 3, minimum: 20 }]);
+  });
+
+  it("drops invalid values with an invalid_values issue and analyses the rest", () => {
+    const rr = series(40, 900);
+    const result = analyzeRr([Number.NaN, ...rr, -5, 0, Number.POSITIVE_INFINITY, 70000]);
+    expect(result.issues).toContainEqual({ code: "invalid_values", count: 5 });
+    expect(result.raw?.timeDomain.beats).toBe(40);
+    expect(result.raw?.timeDomain.meanRr).toBeCloseTo(analyzeRr(rr).raw?.timeDomain.meanRr ?? 0, 9);
+  });
+
+  it("throws HrvError only for a non-array input or invalid options", () => {
+    expect(() => analyzeRr(null as unknown as number[])).toThrow(HrvError);
+    expect(() => analyzeRr([800], { minIntervals: 2 })).toThrow(HrvError);
+    expect(() => analyzeRr([])).not.toThrow();
+  });
+
+  it("gives a faster heart rate a shorter mean RR and a higher bpm", () => {
+    const slow = analyzeRr(series(120, 1000)).raw?.timeDomain;
+    const fast = analyzeRr(series(120, 700)).raw?.timeDomain;
+    expect(fast?.meanRr).toBeLessThan(slow?.meanRr ?? 0);
+    expect(fast?.bpm).toBeGreaterThan(slow?.bpm ?? 0);
+  });
+
+  it("is unchanged by scaling variability around the mean in the indices that must scale", () => {
+    const base = series(200, 900, 7);
+    const doubled = base.map((x) => 900 + 2 * (x - 900));
+    const a = analyzeRr(base).raw?.timeDomain;
+    const b = analyzeRr(doubled).raw?.timeDomain;
+    expect(b?.sdnn).toBeCloseTo(2 * (a?.sdnn ?? 0), 6);
+    expect(b?.rmssd).toBeCloseTo(2 * (a?.rmssd ?? 0), 6);
+  });
+});
