@@ -10,9 +10,11 @@ import { AppError } from "./lib/app-error.ts";
 import { registerAuth } from "./lib/auth.ts";
 import type { Config } from "./lib/config.ts";
 import type { AppContext } from "./lib/context.ts";
+import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
+import { UserDataRegistry } from "./lib/registry.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
 import { registerModules } from "./modules/index.ts";
 
@@ -51,7 +53,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   const mailer =
     options.mailer ??
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
-  const ctx: AppContext = { config, database, log: app.log, services: { mailer } };
+  const registry = new UserDataRegistry();
+  const ctx: AppContext = { config, database, log: app.log, services: { mailer, registry } };
   app.decorate("ctx", ctx);
   const routeTable: RouteInfo[] = [];
   app.decorate("routeTable", routeTable);
@@ -73,6 +76,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   });
   registerAuth(app, { config, db: database.db });
   await registerModules(app, ctx);
+  registry.register(auditDataSection);
+  registry.register(mailDataSection);
+  registry.register(eventsDataSection);
   await registerWebApp(app, config);
 
   app.addHook("onClose", async () => {

@@ -2,6 +2,7 @@ import type { Database } from "../db/client.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
+import type { UserDataRegistry } from "./registry.ts";
 
 /**
  * What every module receives when it is registered: configuration, the database and the shared
@@ -18,4 +19,6 @@ export type AppContext = {
 /** The shared services buildApp creates once; a module reaches another domain through these. */
 export type AppServices = {
   mailer: Mailer;
+  /** How every module's user data is exported, imported and deleted (lib/registry.ts). */
+  registry: UserDataRegistry;
 };

@@ -27,3 +27,10 @@ export function safeEqual(a: string, b: string): boolean {
   }
   return timingSafeEqual(ab, bb);
 }
+
+/** A stable uuid-shaped pseudonym for `id`, keyed with `key`: linkable across rows, not reversible. */
+export function pseudonymUuid(key: string, id: string): string {
+  const hex = createHmac("sha256", key).update(`pseudonym:${id}`).digest("hex");
+  const variant = ((Number.parseInt(hex[16] ?? "0", 16) & 0x3) | 0x8).toString(16);
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-4${hex.slice(13, 16)}-${variant}${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
+}

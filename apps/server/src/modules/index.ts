@@ -5,6 +5,7 @@ import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
+import { registerShareRoutes } from "./shares/shares.routes.ts";
 import { registerSocialRoutes } from "./social/social.routes.ts";
 
 type ModuleRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
@@ -17,6 +18,7 @@ const MODULES: ModuleRegistrar[] = [
   registerProfileRoutes,
   registerSocialRoutes,
   registerAcademyRoutes,
+  registerShareRoutes,
 ];
 
 export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {

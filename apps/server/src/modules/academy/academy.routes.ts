@@ -14,6 +14,7 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { academyDataSection } from "./academy.data.ts";
 import { getCourse, getMaterial, listCourses, updateProgress } from "./academy.service.ts";
 import { reloadAcademy } from "./academy.sync.ts";
 
@@ -36,6 +37,7 @@ function knownSlug(id: string): string {
 }
 
 export async function registerAcademyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  ctx.services.registry.register(academyDataSection);
   // Content is loaded at every start; progress is keyed by the stable slugs and is never touched.
   const result = await reloadAcademy(ctx.database.db);
   for (const problem of result.problems) ctx.log.warn({ problem }, "academy content problem (left out)");

@@ -27,12 +27,14 @@ import { isCsrfTokenValid } from "../../lib/csrf.ts";
 import { pickLocale } from "../../lib/i18n.ts";
 import { deleteSession, deleteUserSessions } from "../../lib/sessions.ts";
 import { publicOrigin, startUserSession } from "./auth.cookies.ts";
+import { accountDataSection } from "./auth.data.ts";
 import { createDirectLoginCode, exchangeDirectLoginCode } from "./auth.direct-login.ts";
 import { requestPasswordReset, resetPassword } from "./auth.recovery.ts";
 import { changePassword, registerUser, signIn } from "./auth.service.ts";
 import { registerApiTokenRoutes } from "./auth.tokens.routes.ts";
 
 export function registerAuthRoutes(app: FastifyInstance, ctx: AppContext): void {
+  ctx.services.registry.register(accountDataSection);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = ctx.database;
   const ok = { ok: true } as const;

@@ -5,6 +5,7 @@ import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { profileDataSection } from "./profile.data.ts";
 import { getProfile, updateProfile } from "./profile.service.ts";
 import { readUserpic, replaceUserpic } from "./userpic.service.ts";
 
@@ -35,6 +36,7 @@ async function readSingleUpload(request: FastifyRequest): Promise<Buffer> {
 }
 
 export function registerProfileRoutes(app: FastifyInstance, ctx: AppContext): void {
+  ctx.services.registry.register(profileDataSection);
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   r.get(

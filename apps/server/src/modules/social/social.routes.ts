@@ -7,6 +7,7 @@ import { writeAudit } from "../../lib/audit.ts";
 import { allowedOrigins, isHttps, SESSION_COOKIE, setSessionCookies } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { createSession, deleteSession } from "../../lib/sessions.ts";
+import { socialDataSection } from "./social.data.ts";
 import { findSocialProvider, listSocialProviders, type SocialProviderConfig } from "./social.providers.ts";
 import { type DiscoveryCache, finishSocialSignIn, startSocialSignIn } from "./social.service.ts";
 import {
@@ -42,6 +43,7 @@ function clearStateCookie(reply: FastifyReply): void {
 }
 
 export async function registerSocialRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  ctx.services.registry.register(socialDataSection);
   const r = app.withTypeProvider<ZodTypeProvider>();
   const discoveries: DiscoveryCache = new Map();
 

@@ -1,0 +1,25 @@
+import { sql } from "drizzle-orm";
+import type { UserDataSection } from "./registry.ts";
+
+/** The audit log: the person may read their rows; on deletion the rows stay with a pseudonymous id. */
+export const auditDataSection: UserDataSection = {
+  name: "audit",
+  tables: { audit_log: { policy: "pseudonymised" } },
+};
+
+/** Development mail outbox: a copy of messages sent, not part of the person's data; deleted. */
+export const mailDataSection: UserDataSection = {
+  name: "mail",
+  tables: { mail_outbox: { policy: "internal" } },
+};
+
+/** Domain events about the person: plumbing, not their data; deleted with their delivery records. */
+export const eventsDataSection: UserDataSection = {
+  name: "events",
+  tables: { outbox_events: { policy: "internal" } },
+  deleteExtra: async (ctx) => {
+    await ctx.tx.execute(
+      sql`delete from outbox_deliveries where event_id in (select id from outbox_events where user_id = ${ctx.userId})`,
+    );
+  },
+};

@@ -1,0 +1,292 @@
+import { sql } from "drizzle-orm";
+import { z } from "zod";
+import type { Db } from "../db/client.ts";
+import { AppError } from "./app-error.ts";
+import type { AppContext } from "./context.ts";
+import { pseudonymUuid } from "./crypto.ts";
+
+/**
+ * The account data registry: every module declares, table by table, how its user's rows are exported,
+ * imported and deleted. The account archive and account deletion walk this registry, and a test lists
+ * every table with a `user_id` column and fails when one is not covered here.
+ *
+ * Policies (what happens to a table's rows for one user):
+ * - `portable`: exported, imported from an archive (allowlisted columns only), deleted.
+ * - `exported`: exported so the person sees it (art. 15), deleted, never imported: the rows are the
+ *   instance's own record or a capability (share links, social identities) that an edited archive
+ *   could forge.
+ * - `credentials`: secrets (sessions, token hashes, one-time codes): never exported, deleted.
+ * - `internal`: transient plumbing (dev mail outbox, domain events): not exported, deleted.
+ * - `pseudonymised`: the audit log: exported, never imported; on deletion `user_id` is replaced by a
+ *   keyed pseudonym so security history stays linkable but no longer names the person (RELIABILITY A6).
+ */
+export type TablePolicy = "portable" | "exported" | "credentials" | "internal" | "pseudonymised";
+
+export type TableSpec = {
+  policy: TablePolicy;
+  /** The column holding the owner's id (`user_id`, or `id` for `users`). */
+  key?: string;
+  /** Columns never written to an archive (hashes, secrets, privileges). */
+  exportOmit?: readonly string[];
+  /** For `portable` tables: the only columns an import may set (the key is always forced to the owner). */
+  importColumns?: readonly string[];
+  /** For `portable` tables: an SQL condition on the candidate row `r` an imported row must meet. */
+  importWhere?: string;
+};
+
+/** What a section receives: a transaction, the owner, and helpers that need configuration. */
+export type RegistryContext = {
+  tx: Db;
+  userId: string;
+  /** A stable pseudonymous uuid for `userId` (keyed with the server secret). */
+  pseudonym: (userId: string) => string;
+  filesDir: string;
+  /** Work to do once the transaction has committed (removing files). */
+  afterCommit: (task: () => Promise<void>) => void;
+};
+
+export type StoredFile = { area: string; name: string; data: string };
+
+export type SectionData = {
+  tables: Record<string, Record<string, unknown>[]>;
+  /** Files the section owns, base64 encoded. */
+  files?: StoredFile[];
+};
+
+export type UserDataSection = {
+  /** The archive key; the owning module's domain name. */
+  name: string;
+  tables: Record<string, TableSpec>;
+  /** Optional extra work beside the generic table handling (files). */
+  exportExtra?: (ctx: RegistryContext, data: SectionData) => Promise<void>;
+  importExtra?: (ctx: RegistryContext, data: SectionData) => Promise<void>;
+  deleteExtra?: (ctx: RegistryContext) => Promise<void>;
+};
+
+export const ACCOUNT_ARCHIVE_FORMAT = "tonus-account-data";
+
+const RowSchema = z.record(z.string(), z.unknown());
+export const AccountArchiveSchema = z.object({
+  format: z.literal(ACCOUNT_ARCHIVE_FORMAT),
+  version: z.literal(1),
+  user_id: z.uuid(),
+  exported_at: z.string(),
+  sections: z.record(
+    z.string(),
+    z.object({
+      tables: z.record(z.string(), z.array(RowSchema).max(1_000_000)),
+      files: z
+        .array(z.object({ area: z.string(), name: z.string(), data: z.string() }))
+        .max(1000)
+        .optional(),
+    }),
+  ),
+});
+export type AccountArchive = z.infer<typeof AccountArchiveSchema>;
+
+const EXPORTED: ReadonlySet<TablePolicy> = new Set(["portable", "exported", "pseudonymised"]);
+const IDENTIFIER_RE = /^[a-z_][a-z0-9_]*$/;
+
+function ident(name: string) {
+  if (!IDENTIFIER_RE.test(name)) throw new Error(`Not a plain SQL identifier: ${name}`);
+  return sql.identifier(name);
+}
+
+async function tableColumns(tx: Db, table: string): Promise<Set<string>> {
+  const r = (await tx.execute(
+    sql`select column_name from information_schema.columns where table_schema = 'public' and table_name = ${table}`,
+  )) as unknown as { rows: { column_name: string }[] };
+  return new Set(r.rows.map((row) => row.column_name));
+}
+
+async function exportTable(tx: Db, table: string, spec: TableSpec, userId: string) {
+  const omit = spec.exportOmit ?? [];
+  const r = (await tx.execute(
+    sql`select to_jsonb(t) as row from ${ident(table)} t where ${ident(spec.key ?? "user_id")} = ${userId}
+        order by to_jsonb(t)::text`,
+  )) as unknown as { rows: { row: Record<string, unknown> | string }[] };
+  return r.rows.map(({ row }) => {
+    const value: Record<string, unknown> = typeof row === "string" ? JSON.parse(row) : { ...row };
+    for (const column of omit) delete value[column];
+    return value;
+  });
+}
+
+async function importTable(
+  tx: Db,
+  table: string,
+  spec: TableSpec,
+  userId: string,
+  rows: Record<string, unknown>[],
+) {
+  if (rows.length === 0) return;
+  const key = spec.key ?? "user_id";
+  const existing = await tableColumns(tx, table);
+  const allowed = (spec.importColumns ?? []).filter((c) => existing.has(c) && c !== key);
+  const forced = rows.map((row) => {
+    const value: Record<string, unknown> = { [key]: userId };
+    for (const c of allowed) if (c in row) value[c] = row[c];
+    return value;
+  });
+  // Only columns some row carries are inserted, so the others take their defaults; a row lacking one
+  // of those gets NULL there, which a NOT NULL column refuses (the whole import then fails).
+  const columns = [key, ...allowed.filter((c) => forced.some((row) => c in row))];
+  const list = sql.join(
+    columns.map((c) => ident(c)),
+    sql`, `,
+  );
+  const picked = sql.join(
+    columns.map((c) => sql`r.${ident(c)}`),
+    sql`, `,
+  );
+  const where = spec.importWhere ? sql` where ${sql.raw(spec.importWhere)}` : sql``;
+  await tx.execute(
+    sql`insert into ${ident(table)} (${list})
+        select ${picked} from jsonb_populate_recordset(null::${ident(table)}, ${JSON.stringify(forced)}::jsonb) r${where}`,
+  );
+}
+
+async function deleteTable(tx: Db, table: string, spec: TableSpec, ctx: RegistryContext) {
+  const key = ident(spec.key ?? "user_id");
+  if (spec.policy === "pseudonymised") {
+    await tx.execute(
+      sql`update ${ident(table)} set ${key} = ${ctx.pseudonym(ctx.userId)} where ${key} = ${ctx.userId}`,
+    );
+  } else {
+    await tx.execute(sql`delete from ${ident(table)} where ${key} = ${ctx.userId}`);
+  }
+}
+
+/** The registry itself: sections in registration order (the account section first). */
+export class UserDataRegistry {
+  readonly sections: UserDataSection[] = [];
+
+  register(section: UserDataSection): void {
+    if (this.sections.some((s) => s.name === section.name))
+      throw new Error(`Data section ${section.name} is registered twice`);
+    for (const table of Object.keys(section.tables)) {
+      const owner = this.sections.find((s) => table in s.tables);
+      if (owner) throw new Error(`Table ${table} is covered by both ${owner.name} and ${section.name}`);
+    }
+    this.sections.push(section);
+  }
+
+  /** Every table some section covers, with its policy. */
+  coveredTables(): Map<string, TablePolicy> {
+    const out = new Map<string, TablePolicy>();
+    for (const s of this.sections) for (const [t, spec] of Object.entries(s.tables)) out.set(t, spec.policy);
+    return out;
+  }
+}
+
+export type RegistryEnv = {
+  db: Db;
+  registry: UserDataRegistry;
+  pseudonym: (userId: string) => string;
+  filesDir: string;
+};
+
+/** The registry environment of a running app. */
+export function registryEnv(ctx: Pick<AppContext, "config" | "database" | "services">): RegistryEnv {
+  return {
+    db: ctx.database.db,
+    registry: ctx.services.registry,
+    pseudonym: (userId) => pseudonymUuid(ctx.config.secretKey, userId),
+    filesDir: ctx.config.filesDir,
+  };
+}
+
+async function inTransaction(
+  env: RegistryEnv,
+  userId: string,
+  work: (ctx: RegistryContext) => Promise<void>,
+) {
+  const tasks: (() => Promise<void>)[] = [];
+  await env.db.transaction(async (tx) => {
+    await work({
+      tx: tx as unknown as Db,
+      userId,
+      pseudonym: env.pseudonym,
+      filesDir: env.filesDir,
+      afterCommit: (task) => tasks.push(task),
+    });
+  });
+  for (const task of tasks) await task();
+}
+
+/** Everything the registry exports for one user, read in one transaction (a consistent snapshot). */
+export async function exportUserData(env: RegistryEnv, userId: string): Promise<AccountArchive> {
+  const sections: AccountArchive["sections"] = {};
+  await inTransaction(env, userId, async (ctx) => {
+    for (const section of env.registry.sections) {
+      const data: SectionData = { tables: {} };
+      for (const [table, spec] of Object.entries(section.tables)) {
+        if (EXPORTED.has(spec.policy)) data.tables[table] = await exportTable(ctx.tx, table, spec, userId);
+      }
+      if (section.exportExtra) await section.exportExtra(ctx, data);
+      sections[section.name] = data;
+    }
+  });
+  return {
+    format: ACCOUNT_ARCHIVE_FORMAT,
+    version: 1,
+    user_id: userId,
+    exported_at: new Date().toISOString(),
+    sections,
+  };
+}
+
+/**
+ * Deletes one user's data in one transaction, sections in reverse order (the account row last);
+ * files go after the commit. Audit rows are pseudonymised, not deleted.
+ */
+export async function deleteUserData(env: RegistryEnv, userId: string): Promise<void> {
+  await inTransaction(env, userId, async (ctx) => {
+    for (const section of [...env.registry.sections].reverse()) {
+      if (section.deleteExtra) await section.deleteExtra(ctx);
+      for (const [table, spec] of Object.entries(section.tables).reverse()) {
+        await deleteTable(ctx.tx, table, spec, ctx);
+      }
+    }
+  });
+}
+
+/**
+ * Imports an archive (untrusted input) as `asUserId` (default: the archive's own id). Only `portable`
+ * tables are read, only their allowlisted columns, and every row's owner is forced to the target user,
+ * so an edited archive cannot reach another account or grant itself privileges. One transaction: a bad
+ * archive leaves nothing behind.
+ */
+export async function importUserData(
+  env: RegistryEnv,
+  input: unknown,
+  opts: { asUserId?: string } = {},
+): Promise<string> {
+  const parsed = AccountArchiveSchema.safeParse(input);
+  if (!parsed.success) throw new AppError("validation_failed", "Not a Tonus account archive");
+  const archive = parsed.data;
+  const userId = opts.asUserId ?? archive.user_id;
+  try {
+    await inTransaction(env, userId, async (ctx) => {
+      for (const section of env.registry.sections) {
+        const data = archive.sections[section.name];
+        if (!data) continue;
+        for (const [table, spec] of Object.entries(section.tables)) {
+          const rows = data.tables[table];
+          if (spec.policy === "portable" && rows) await importTable(ctx.tx, table, spec, userId, rows);
+        }
+        if (section.importExtra) await section.importExtra(ctx, data);
+      }
+    });
+  } catch (error) {
+    if (error instanceof AppError) throw error;
+    const code =
+      (error as { code?: string; cause?: { code?: string } }).cause?.code ??
+      (error as { code?: string }).code;
+    if (code === "23505") throw new AppError("conflict", "An account with this e-mail or id already exists");
+    if (typeof code === "string" && /^(22|23)/.test(code))
+      throw new AppError("validation_failed", "The archive holds values this server cannot accept");
+    throw error;
+  }
+  return userId;
+}
