@@ -2,14 +2,23 @@
  * @tonus/hrv — the HRV engine: RR analysis (artifact correction, time domain, Baevsky's variational
  * pulsometry, frequency domain). Pure TypeScript, no DOM or Node APIs, no runtime dependencies.
  */
+
 export {
   type AnalyzeRrOptions,
+  type ArtifactSummary,
   analyzeRr,
   MAX_RR_MS,
   RR_ALGORITHM_VERSION,
   type RrAnalysis,
   type SeriesMetrics,
 } from "./rr/analyze.ts";
+export {
+  type ArtifactCorrection,
+  type ArtifactFlag,
+  type ArtifactOptions,
+  type ArtifactType,
+  correctArtifacts,
+} from "./rr/artifacts.ts";
 export { type Baevsky, computeBaevsky } from "./rr/baevsky.ts";
 export { HrvError, type RrIssue, type RrIssueCode, type SeriesName } from "./rr/issues.ts";
 export { computeTimeDomain, type TimeDomain } from "./rr/time-domain.ts";

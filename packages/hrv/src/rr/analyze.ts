@@ -1,3 +1,4 @@
+import { type ArtifactFlag, type ArtifactOptions, type ArtifactType, correctArtifacts } from "./artifacts.ts";
 import { type Baevsky, computeBaevsky } from "./baevsky.ts";
 import { HrvError, type RrIssue, type SeriesName } from "./issues.ts";
 import { computeTimeDomain, type TimeDomain } from "./time-domain.ts";
@@ -15,6 +16,25 @@ export const MAX_RR_MS = 60000;
 export interface AnalyzeRrOptions {
   /** Fewer intervals than this (after dropping invalid values) → `too_short`, no metrics. Default 20, at least 8. */
   minIntervals?: number;
+  /**
+   * Share of corrected intervals (0…1) above which the result carries `too_many_artifacts`. Default
+   * 0.10. Kubios advises caution above ~5 % corrected beats; on the 3,245 Welltory spot measurements
+   * (mostly phone-camera) 24 % exceed 5 % and 4.7 % exceed 10 %, so 10 % is where "something is wrong
+   * with this measurement" rather than "some beats were fixed".
+   */
+  maxArtifactShare?: number;
+  /** Tuning of the artifact detector (defaults: Lipponen & Tarvainen 2019; see `correctArtifacts`). */
+  artifacts?: ArtifactOptions;
+}
+
+/** Summary of the artifact correction (Lipponen & Tarvainen 2019), against the analysed input. */
+export interface ArtifactSummary {
+  /** Flagged intervals / analysed intervals, 0…1. */
+  share: number;
+  /** Flagged intervals per type. */
+  counts: Record<ArtifactType, number>;
+  /** Each flagged interval: 0-based index into the input after dropping invalid values, and its type. */
+  flags: ArtifactFlag[];
 }
 
 /** Metrics of one series. */
@@ -33,9 +53,17 @@ export interface RrAnalysis {
   issues: RrIssue[];
   /** Metrics of the series as recorded (the values the spec's app exports). Absent with `too_short`. */
   raw?: SeriesMetrics;
+  /** What the artifact correction found. Absent with `too_short`. */
+  artifacts?: ArtifactSummary;
+  /**
+   * Metrics of the corrected NN series — present only when the correction changed something; scores
+   * and decoding use these when present, `raw` otherwise.
+   */
+  corrected?: SeriesMetrics;
 }
 
 const DEFAULT_MIN_INTERVALS = 20;
+const DEFAULT_MAX_ARTIFACT_SHARE = 0.1;
 
 /**
  * Analyses a series of RR (inter-beat) intervals.
@@ -43,11 +71,12 @@ const DEFAULT_MIN_INTERVALS = 20;
  * @param rrMs RR intervals in **milliseconds**, in time order. Values that are not finite, ≤ 0 or
  *   longer than {@link MAX_RR_MS} are dropped with an `invalid_values` issue.
  * @param options see {@link AnalyzeRrOptions}.
- * @returns metrics of the raw series, with `issues`; never throws for poor data (only for a
+ * @returns metrics of the raw and (when artifacts were corrected) the corrected series, the artifact
+ *   summary, and `issues`; never throws for poor data (only for a
  *   non-array input or invalid options: {@link HrvError}).
  *
  * References: Task Force of the ESC/NASPE 1996 (time and frequency domain); Baevsky et al. 2001
- * (variational pulsometry); DEFINITIONS.md in the project's HRV reference folder.
+ * (variational pulsometry); Lipponen & Tarvainen 2019 (artifacts); DEFINITIONS.md in the project's HRV reference folder.
  */
 export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {}): RrAnalysis {
   if (rrMs == null || typeof rrMs.length !== "number") {
@@ -65,6 +94,13 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
     return result;
   }
   result.raw = seriesMetrics(rr, "raw", issues);
+  const fix = correctArtifacts(rr, options.artifacts);
+  result.artifacts = { share: fix.share, counts: fix.counts, flags: fix.flags };
+  const maxShare = options.maxArtifactShare ?? DEFAULT_MAX_ARTIFACT_SHARE;
+  if (fix.share > maxShare)
+    issues.push({ code: "too_many_artifacts", share: fix.share, threshold: maxShare });
+  if (fix.flags.length > 0 && fix.nn.length >= minIntervals)
+    result.corrected = seriesMetrics(fix.nn, "corrected", issues);
   return result;
 }
 

@@ -75,6 +75,7 @@ export class SortedWindow {
     return lo;
   }
 
+  /** Inserts `x`; the caller keeps `size` below the capacity. */
   add(x: number): void {
     const i = this.lowerBound(x);
     this.buf.copyWithin(i + 1, i, this.size);
