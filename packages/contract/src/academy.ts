@@ -144,3 +144,4 @@ export const AcademyProgressResponseSchema = z.object({
   answers: QuizAnswersSchema.nullable(),
   materials_finished: z.number().int(),
 });
+export type AcademyProgressResponse = z.infer<typeof AcademyProgressResponseSchema>;

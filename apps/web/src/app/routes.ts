@@ -173,14 +173,84 @@ export const ROUTES: readonly RouteRow[] = [
     titleKey: "auth.reset.title",
     load: () => import("../features/auth/PasswordResetPage.tsx"),
   },
+  {
+    path: "/lms",
+    access: "auth",
+    layout: "full",
+    titleKey: "academy.title",
+    load: () => import("../features/academy/CoursesPage.tsx"),
+  },
+  {
+    path: "/lms/courses",
+    access: "auth",
+    layout: "full",
+    titleKey: "academy.title",
+    load: () => import("../features/academy/CoursesPage.tsx"),
+  },
+  {
+    path: "/lms/courses/:courseId",
+    access: "free",
+    layout: "full",
+    titleKey: "academy.title",
+    load: () => import("../features/academy/CoursePage.tsx"),
+  },
+  {
+    path: "/lms/courses/:courseId/:materialId",
+    access: "free",
+    layout: "full",
+    titleKey: "academy.title",
+    load: () => import("../features/academy/MaterialPage.tsx"),
+  },
+  {
+    path: "/lms/materials/:materialId",
+    access: "free",
+    layout: "full",
+    titleKey: "academy.title",
+    load: () => import("../features/academy/MaterialPage.tsx"),
+  },
 ];
 
 function trimTrailingSlash(path: string): string {
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
 }
 
+export type RouteMatch = { row: RouteRow; params: Record<string, string> };
+
+/** Matches one path against a row's pattern; `:name` segments capture one non-empty segment each. */
+function matchPattern(pattern: string, pathname: string): Record<string, string> | null {
+  const want = trimTrailingSlash(pattern).split("/");
+  const have = trimTrailingSlash(pathname).split("/");
+  if (want.length !== have.length) return null;
+  const params: Record<string, string> = {};
+  for (const [index, part] of want.entries()) {
+    const actual = have[index] ?? "";
+    if (part.startsWith(":")) {
+      if (actual === "") return null;
+      try {
+        params[part.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return null;
+      }
+    } else if (part !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** The row and path parameters for a pathname; a trailing slash does not matter, fixed paths win. */
+export function matchRoute(pathname: string): RouteMatch | null {
+  let patternMatch: RouteMatch | null = null;
+  for (const row of ROUTES) {
+    const params = matchPattern(row.path, pathname);
+    if (!params) continue;
+    if (!row.path.includes("/:")) return { row, params };
+    patternMatch ??= { row, params };
+  }
+  return patternMatch;
+}
+
 /** The row for a pathname; a trailing slash does not matter. */
 export function findRoute(pathname: string): RouteRow | null {
-  const wanted = trimTrailingSlash(pathname);
-  return ROUTES.find((row) => trimTrailingSlash(row.path) === wanted) ?? null;
+  return matchRoute(pathname)?.row ?? null;
 }
