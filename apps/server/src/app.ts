@@ -16,12 +16,14 @@ import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { UserDataRegistry } from "./lib/registry.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
-import { registerModules } from "./modules/index.ts";
+import { type ModuleRegistrar, registerModules } from "./modules/index.ts";
 
 export type BuildOptions = {
   /** A database opened by the caller (tests share one per worker); otherwise opened from config. */
   database?: Database;
   mailer?: Mailer;
+  /** Modules registered after the built-in ones (tests add stand-in routes, e.g. a share viewer). */
+  modules?: readonly ModuleRegistrar[];
 };
 
 /** One registered route, as collected by the onRoute hook (tests walk this table). */
@@ -54,7 +56,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.mailer ??
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = new UserDataRegistry();
-  const ctx: AppContext = { config, database, log: app.log, services: { mailer, registry } };
+  const ctx: AppContext = {
+    config,
+    database,
+    log: app.log,
+    services: { mailer, registry, shareKinds: new Map() },
+  };
   app.decorate("ctx", ctx);
   const routeTable: RouteInfo[] = [];
   app.decorate("routeTable", routeTable);
@@ -74,8 +81,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     if (config.MAINTENANCE && isApiPath(request.url))
       throw new AppError("maintenance", "Maintenance in progress, please come back later");
   });
-  registerAuth(app, { config, db: database.db });
-  await registerModules(app, ctx);
+  registerAuth(app, { config, db: database.db, query: database.query });
+  await registerModules(app, ctx, options.modules);
   registry.register(auditDataSection);
   registry.register(mailDataSection);
   registry.register(eventsDataSection);

@@ -4,3 +4,4 @@ export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./paths.ts";
 export * from "./profile.ts";
+export * from "./shares.ts";

@@ -17,6 +17,9 @@ export const API = {
   socialCallback: "/dashboard_api/v1/auth/social/:provider/callback/",
   apiTokens: "/dashboard_api/v1/user/tokens/",
   apiToken: "/dashboard_api/v1/user/tokens/:id/",
+  /** The signed-in user's share links (list, create); one link (revoke with DELETE). */
+  shareLinks: "/dashboard_api/v1/user/shares/",
+  shareLink: "/dashboard_api/v1/user/shares/:id/",
   profile: "/dashboard_api/v1/user/profile/",
   userpicUpload: "/dashboard_api/v1/user/profile/userpic/upload/",
   /** A stored profile picture; only its owner may fetch it. */

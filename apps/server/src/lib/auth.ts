@@ -1,10 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { Db } from "../db/client.ts";
+import type { Db, RawQuery } from "../db/client.ts";
 import { AppError } from "./app-error.ts";
+import { writeAudit } from "./audit.ts";
 import type { Config } from "./config.ts";
 import { randomToken } from "./crypto.ts";
 import { checkRequestOrigin, isCsrfTokenValid, mintCsrfToken } from "./csrf.ts";
-import { findApiTokenUser, findSessionUser } from "./sessions.ts";
+import { hitRateLimit } from "./rate-limit.ts";
+import { findApiTokenUser, findSessionUser, findShareLink } from "./sessions.ts";
 
 export const SESSION_COOKIE = "tonussessionid";
 export const CSRF_COOKIE = "csrftoken";
@@ -12,11 +14,17 @@ export const WEB_USER_COOKIE = "web_user";
 export const API_TOKEN_PREFIX = "tok_";
 export const SHARE_TOKEN_PREFIX = "tsh_";
 
-/** Who is calling. Share viewers are resolved by the share-link service on the routes that accept them. */
+/**
+ * Who is calling. A share viewer holds one live link: the owner, the kind and the one target it may read,
+ * and only on a route that declares that kind in `shareKinds`.
+ */
 export type Auth =
   | { kind: "anonymous" }
   | { kind: "user"; userId: string; role: string; via: "session" | "token" }
-  | { kind: "share"; token: string };
+  | { kind: "share"; linkId: string; ownerId: string; shareKind: string; targetId: string };
+
+/** Share-token look-ups per IP and minute (RELIABILITY A8: no enumeration). */
+export const SHARE_LOOKUPS_PER_MINUTE = 60;
 
 /** Per-route access declaration: one place to read who may call a route. */
 export type RouteAccess = "public" | "user" | "operator";
@@ -127,7 +135,7 @@ function verifyCsrf(request: FastifyRequest, config: Config): void {
  * Resolves `request.auth` and enforces CSRF and the route's access rule. Order matters: a forged
  * request is refused before anything reads its body or touches the database.
  */
-export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db }): void {
+export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db; query: RawQuery }): void {
   const { config, db } = ctx;
   const policy = { idleDays: config.SESSION_IDLE_DAYS, maxDays: config.SESSION_MAX_DAYS };
   app.decorateRequest("auth", null as never);
@@ -144,8 +152,36 @@ export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db
       const user = await findApiTokenUser(db, key);
       if (!user) throw new AppError("not_authenticated", "Invalid token");
       request.auth = { kind: "user", userId: user.userId, role: user.role, via: "token" };
-    } else if (key?.startsWith(SHARE_TOKEN_PREFIX) && rc.shareKinds?.length) {
-      request.auth = { kind: "share", token: key };
+    } else if (key?.startsWith(SHARE_TOKEN_PREFIX)) {
+      // A share link is a read-only capability for one object: refused everywhere else, cookies ignored.
+      const kinds = rc.shareKinds ?? [];
+      if (kinds.length === 0 || !SAFE_METHODS.has(request.method))
+        throw new AppError("not_authenticated", "A share link opens only the page it shares");
+      const limit = await hitRateLimit(ctx.query, { key: `share:ip:${request.ip}`, windowMs: 60_000 });
+      if (limit.count > SHARE_LOOKUPS_PER_MINUTE)
+        throw new AppError("rate_limited", "Too many requests, try again later", {
+          retryAfterS: limit.retryAfterS,
+        });
+      const link = await findShareLink(db, key);
+      // Unknown and revoked links get the same answer (RELIABILITY §0.7).
+      if (!link) throw new AppError("not_found", "Not found");
+      if (!kinds.includes(link.kind))
+        throw new AppError("not_authenticated", "A share link opens only the page it shares");
+      request.auth = {
+        kind: "share",
+        linkId: link.linkId,
+        ownerId: link.ownerId,
+        shareKind: link.kind,
+        targetId: link.targetId,
+      };
+      await writeAudit(db, {
+        action: "share.opened",
+        userId: link.ownerId,
+        objectId: link.linkId,
+        request,
+        meta: { kind: link.kind },
+      });
+      return;
     } else if (!exempt) {
       // Cookie-authenticated (or anonymous browser) request: unsafe methods must prove their origin.
       if (!SAFE_METHODS.has(request.method)) verifyCsrf(request, config);
@@ -170,6 +206,15 @@ export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db
     if (!hasCookies && !alreadySet && !readAuthorization(request)) resetSessionCookies(reply, config);
     return payload;
   });
+}
+
+/**
+ * The share grant of a share viewer on a route that accepts `kind`, or null for any other caller.
+ * Share-viewer routes read exactly `targetId` of `ownerId` with it, and nothing else.
+ */
+export function shareGrant(request: FastifyRequest, kind: string) {
+  const auth = request.auth;
+  return auth.kind === "share" && auth.shareKind === kind ? auth : null;
 }
 
 /** The signed-in user's id; services call this instead of reading `request.auth` themselves. */

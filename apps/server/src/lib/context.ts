@@ -1,4 +1,5 @@
 import type { Database } from "../db/client.ts";
+import type { ShareKindRegistry } from "../modules/shares/shares.service.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
@@ -21,4 +22,6 @@ export type AppServices = {
   mailer: Mailer;
   /** How every module's user data is exported, imported and deleted (lib/registry.ts). */
   registry: UserDataRegistry;
+  /** Share-link kinds and how each checks that a target is the owner's (modules/shares). */
+  shareKinds: ShareKindRegistry;
 };

@@ -18,7 +18,7 @@ describe.each(BACKENDS)("CSRF exemptions on %s", (backend) => {
     app = await buildTestApp(await getTestDatabase(backend));
     probe = Fastify();
     await probe.register(cookie);
-    registerAuth(probe, { config: app.ctx.config, db: app.ctx.database.db });
+    registerAuth(probe, { config: app.ctx.config, db: app.ctx.database.db, query: app.ctx.database.query });
     probe.post("/exempt", { config: { csrfExempt: true } }, async (request) => request.auth);
     probe.get("/normal", async (request) => request.auth);
     await probe.ready();

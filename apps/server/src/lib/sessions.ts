@@ -1,6 +1,6 @@
 import { and, eq, isNull, lt, ne, or } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
-import { apiTokens, sessions, users } from "../db/schema.ts";
+import { apiTokens, sessions, shareLinks, users } from "../db/schema.ts";
 import { randomToken, sha256 } from "./crypto.ts";
 
 const DAY_MS = 86_400_000;
@@ -107,4 +107,29 @@ export async function findApiTokenUser(
     await db.update(apiTokens).set({ lastUsedAt: now }).where(eq(apiTokens.id, row.id));
   }
   return { userId: row.userId, role: row.role };
+}
+
+export type ShareLinkGrant = { linkId: string; ownerId: string; kind: string; targetId: string };
+
+/**
+ * The live share link behind an `Authorization: Token tsh_…` key, or null for an unknown or revoked one.
+ * Marks the link opened (at most once a minute, so a page's several requests cost one write).
+ */
+export async function findShareLink(db: Db, token: string, now = new Date()): Promise<ShareLinkGrant | null> {
+  const [row] = await db
+    .select({
+      id: shareLinks.id,
+      userId: shareLinks.userId,
+      kind: shareLinks.kind,
+      targetId: shareLinks.targetId,
+      lastOpenedAt: shareLinks.lastOpenedAt,
+    })
+    .from(shareLinks)
+    .where(and(eq(shareLinks.tokenHash, sha256(token)), isNull(shareLinks.revokedAt)))
+    .limit(1);
+  if (!row) return null;
+  if (!row.lastOpenedAt || now.getTime() - row.lastOpenedAt.getTime() > 60_000) {
+    await db.update(shareLinks).set({ lastOpenedAt: now }).where(eq(shareLinks.id, row.id));
+  }
+  return { linkId: row.id, ownerId: row.userId, kind: row.kind, targetId: row.targetId };
 }

@@ -8,7 +8,7 @@ import { registerProfileRoutes } from "./profile/profile.routes.ts";
 import { registerShareRoutes } from "./shares/shares.routes.ts";
 import { registerSocialRoutes } from "./social/social.routes.ts";
 
-type ModuleRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
+export type ModuleRegistrar = (app: FastifyInstance, ctx: AppContext) => void | Promise<void>;
 
 /** Every server module, in registration order. A new module adds one line here. */
 const MODULES: ModuleRegistrar[] = [
@@ -21,6 +21,10 @@ const MODULES: ModuleRegistrar[] = [
   registerShareRoutes,
 ];
 
-export async function registerModules(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  for (const register of MODULES) await register(app, ctx);
+export async function registerModules(
+  app: FastifyInstance,
+  ctx: AppContext,
+  extra: readonly ModuleRegistrar[] = [],
+): Promise<void> {
+  for (const register of [...MODULES, ...extra]) await register(app, ctx);
 }
