@@ -8,6 +8,7 @@ export {
   type ArtifactSummary,
   analyzeRr,
   MAX_RR_MS,
+  MIN_FREQUENCY_INTERVALS,
   RR_ALGORITHM_VERSION,
   type RrAnalysis,
   type SeriesMetrics,
@@ -20,5 +21,6 @@ export {
   correctArtifacts,
 } from "./rr/artifacts.ts";
 export { type Baevsky, computeBaevsky } from "./rr/baevsky.ts";
+export { BANDS, computeFrequencyDomain, type FrequencyDomain } from "./rr/frequency.ts";
 export { HrvError, type RrIssue, type RrIssueCode, type SeriesName } from "./rr/issues.ts";
 export { computeTimeDomain, type TimeDomain } from "./rr/time-domain.ts";

@@ -13,10 +13,17 @@ function series(n: number, meanMs: number, seed = 1): number[] {
 }
 
 describe("analyzeRr", () => {
-  it("carries the algorithm version and no issues on a clean record", () => {
-    const result = analyzeRr(readRr("welltory_90c4d3e033"));
+  it("carries the algorithm version and no issues on a clean 5-minute record", () => {
+    const result = analyzeRr(readRr("syn02_sine_noise"));
     expect(result.algorithmVersion).toBe(RR_ALGORITHM_VERSION);
     expect(result.issues).toEqual([]);
+    expect(result.raw?.timeDomain.beats).toBe(301);
+    expect(result.raw?.frequency).toBeDefined();
+  });
+
+  it("has only the spectral issue on a clean 100-interval spot measurement", () => {
+    const result = analyzeRr(readRr("welltory_90c4d3e033"));
+    expect(result.issues.map((i) => i.code)).toEqual(["too_short_for_frequency"]);
     expect(result.raw?.timeDomain.beats).toBe(100);
   });
 

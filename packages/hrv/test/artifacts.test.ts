@@ -95,6 +95,7 @@ describe("correctArtifacts", () => {
     expect(issue).toMatchObject({ threshold: 0.1 });
     expect(result.artifacts?.share).toBeGreaterThan(0.1);
     expect(result.corrected).toBeDefined();
-    expect(analyzeRr(readRr("welltory_7e91ff2deb"), { maxArtifactShare: 0.5 }).issues).toEqual([]);
+    const lenient = analyzeRr(readRr("welltory_7e91ff2deb"), { maxArtifactShare: 0.5 });
+    expect(lenient.issues.map((i) => i.code)).not.toContain("too_many_artifacts");
   });
 });

@@ -1,5 +1,6 @@
 import { type ArtifactFlag, type ArtifactOptions, type ArtifactType, correctArtifacts } from "./artifacts.ts";
 import { type Baevsky, computeBaevsky } from "./baevsky.ts";
+import { computeFrequencyDomain, type FrequencyDomain } from "./frequency.ts";
 import { HrvError, type RrIssue, type SeriesName } from "./issues.ts";
 import { computeTimeDomain, type TimeDomain } from "./time-domain.ts";
 
@@ -43,6 +44,8 @@ export interface SeriesMetrics {
   timeDomain: TimeDomain;
   /** Baevsky's variational pulsometry (see {@link Baevsky}). */
   baevsky: Baevsky;
+  /** Frequency domain; absent (with `too_short_for_frequency`) unless the series has more than 280 intervals. */
+  frequency?: FrequencyDomain;
 }
 
 /** What {@link analyzeRr} returns. Units: ms unless a key names another unit. */
@@ -63,6 +66,8 @@ export interface RrAnalysis {
 }
 
 const DEFAULT_MIN_INTERVALS = 20;
+/** Spectral analysis needs more than this many intervals (spec §5, §9: "more than 280 beats"). */
+export const MIN_FREQUENCY_INTERVALS = 281;
 const DEFAULT_MAX_ARTIFACT_SHARE = 0.1;
 
 /**
@@ -120,5 +125,20 @@ function seriesMetrics(rr: Float64Array, series: SeriesName, issues: RrIssue[]):
   const timeDomain = computeTimeDomain(rr);
   const baevsky = computeBaevsky(rr);
   if (baevsky.si === undefined) issues.push({ code: "zero_range", series });
-  return { timeDomain, baevsky };
+  const metrics: SeriesMetrics = { timeDomain, baevsky };
+  if (rr.length < MIN_FREQUENCY_INTERVALS) {
+    issues.push({
+      code: "too_short_for_frequency",
+      series,
+      intervals: rr.length,
+      minimum: MIN_FREQUENCY_INTERVALS,
+    });
+    return metrics;
+  }
+  const frequency = computeFrequencyDomain(rr);
+  for (const band of ["vlf", "lf", "hf"] as const) {
+    if (frequency[`${band}Ms2`] === 0) issues.push({ code: "no_spectral_power", series, band });
+  }
+  metrics.frequency = frequency;
+  return metrics;
 }
