@@ -11,6 +11,13 @@ describe("loadConfig", () => {
     expect(config.DATA_DIR).toBe(path.resolve("/srv/tonus", "data"));
     expect(config.filesDir).toBe(path.resolve("/srv/tonus", "data/files"));
     expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.academyContentDir).toBeUndefined();
+  });
+
+  it("resolves a relative academy content folder against the working directory", () => {
+    expect(loadConfig({ ACADEMY_CONTENT_DIR: "courses" }, "/srv/tonus").academyContentDir).toBe(
+      path.resolve("/srv/tonus", "courses"),
+    );
   });
 
   it.each([

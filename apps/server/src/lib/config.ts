@@ -46,6 +46,8 @@ export const ConfigSchema = z.object({
   OIDC_APPLE_CLIENT_ID: z.string().optional(),
   OIDC_APPLE_CLIENT_SECRET: z.string().optional(),
   WEB_DIST: z.string().optional(),
+  /** Folder of academy courses; the repository's content/academy when unset. */
+  ACADEMY_CONTENT_DIR: z.string().optional(),
   RATE_LIMIT_SIGNIN_PER_HOUR: z.coerce.number().int().positive().default(100),
 });
 
@@ -53,6 +55,7 @@ export type Config = z.infer<typeof ConfigSchema> & {
   secretKey: string;
   filesDir: string;
   webDist: string;
+  academyContentDir: string | undefined;
 };
 
 export class ConfigError extends Error {}
@@ -73,5 +76,6 @@ export function loadConfig(env: Record<string, string | undefined>, root = proce
     secretKey: c.SECRET_KEY ?? "",
     filesDir: path.resolve(root, c.FILES_DIR ?? path.join(c.DATA_DIR, "files")),
     webDist: path.resolve(root, c.WEB_DIST ?? path.join(import.meta.dirname, "../../../web/dist")),
+    academyContentDir: c.ACADEMY_CONTENT_DIR ? path.resolve(root, c.ACADEMY_CONTENT_DIR) : undefined,
   };
 }

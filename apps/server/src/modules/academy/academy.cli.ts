@@ -1,6 +1,6 @@
 /**
  * Reloads the academy content into the database without starting the server:
- *   node apps/server/src/modules/academy/academy.cli.ts [content-dir]
+ *   node apps/server/src/modules/academy/academy.cli.ts [content-dir]   (default: ACADEMY_CONTENT_DIR)
  * Uses the same environment as the server (DATABASE_URL, or DATA_DIR for the embedded database, which
  * must not be in use by a running server: that one reloads the content at every start anyway).
  * Exits with 1 when the content has problems (the valid part is still loaded).
@@ -19,7 +19,7 @@ async function runReload(): Promise<number> {
     pgliteDir: path.join(config.DATA_DIR, "pgdata"),
   });
   try {
-    const result = await reloadAcademy(database.db, process.argv[2]);
+    const result = await reloadAcademy(database.db, process.argv[2] ?? config.academyContentDir);
     process.stdout.write(`academy: ${result.courses} courses, ${result.materials} materials loaded\n`);
     for (const problem of result.problems) process.stderr.write(`academy: ${problem}\n`);
     return result.problems.length > 0 ? 1 : 0;

@@ -39,7 +39,7 @@ function knownSlug(id: string): string {
 export async function registerAcademyRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.services.registry.register(academyDataSection);
   // Content is loaded at every start; progress is keyed by the stable slugs and is never touched.
-  const result = await reloadAcademy(ctx.database.db);
+  const result = await reloadAcademy(ctx.database.db, ctx.config.academyContentDir);
   for (const problem of result.problems) ctx.log.warn({ problem }, "academy content problem (left out)");
 
   const r = app.withTypeProvider<ZodTypeProvider>();
