@@ -1,0 +1,11 @@
+export type { BaselineEntry, ScoreBaseline, Stats } from "./baseline.ts";
+export { computeBaseline } from "./baseline.ts";
+export type { ScoreInput, ScoreIssue, ScoreIssueCode, Scores } from "./scores.ts";
+export {
+  BASELINE_FULL_COUNT,
+  BASELINE_MIN_COUNT,
+  computeScores,
+  POPULATION_HR,
+  POPULATION_LN_RMSSD,
+  POPULATION_LN_SI,
+} from "./scores.ts";
