@@ -45,13 +45,19 @@ export default function CoursePage() {
           </Link>
         </p>
       )}
-      {!isSignedIn && <p className="muted">{t("academy.sign_in_to_track")}</p>}
+      {!isSignedIn && (
+        <p className="muted">
+          <Link to={`/user/login?destination=${encodeURIComponent(window.location.pathname)}`}>
+            {t("academy.sign_in_to_track")}
+          </Link>
+        </p>
+      )}
       {data.materials.length === 0 ? (
         <p className="empty-state">{t("academy.no_materials")}</p>
       ) : (
         <ol className="academy-materials">
-          {data.materials.map((material) => (
-            <MaterialRow key={material.id} material={material} courseId={data.id} />
+          {data.materials.map((material, index) => (
+            <MaterialRow key={material.id} material={material} courseId={data.id} number={index + 1} />
           ))}
         </ol>
       )}
@@ -59,14 +65,22 @@ export default function CoursePage() {
   );
 }
 
-function MaterialRow({ material, courseId }: { material: AcademyMaterialItem; courseId: string }) {
+function MaterialRow({
+  material,
+  courseId,
+  number,
+}: {
+  material: AcademyMaterialItem;
+  courseId: string;
+  number: number;
+}) {
   const { t } = useTranslation();
   const language = getCurrentLanguage();
   const isMissingHere = !material.available_languages.includes(language);
   return (
     <li className={`academy-material academy-material--state-${material.state}`}>
       <span className="academy-material__state" aria-hidden="true">
-        {material.state === 4 ? "✓" : material.state === 1 ? "•" : ""}
+        {material.state === 4 ? "✓" : number}
       </span>
       <div>
         <Link to={materialPath(material.id, courseId)}>{material.title}</Link>
