@@ -102,6 +102,32 @@ describe("analyzePpg on dirty input", () => {
     expect(r.beats.length).toBeGreaterThan(30);
   });
 
+  it("does not use intervals that span a hole in the frame times", () => {
+    const { values, times } = cameraFrames(RECORDINGS.nk_bio_resting_5min, { seed: 5 });
+    const keep = times.map((t) => t < 60_000 || t > 61_500);
+    const r = analyzePpg(
+      values.filter((_, i) => keep[i]),
+      times.filter((_, i) => keep[i]),
+    );
+    expect(r.issues).toContainEqual({ code: "frame_gaps", count: 1 });
+    const spanning = r.ppMs
+      .map((_, i) => i)
+      .filter((i) => (r.beats[i]?.timeMs ?? 0) < 61_500 && (r.beats[i + 1]?.timeMs ?? 0) > 60_000);
+    expect(spanning.length).toBeGreaterThan(0);
+    for (const i of spanning) expect(r.ppUsable[i]).toBe(false);
+    expect(r.hrBpm).toBeDefined();
+  });
+
+  it("refuses more than an hour of frames (timestamps in the wrong unit) with too_long", () => {
+    const t = clock(900).map((x) => x * 1000);
+    const r = analyzePpg(
+      t.map((x) => Math.sin(x)),
+      t,
+    );
+    expect(r.issues.map((i) => i.code)).toEqual(["too_long", "poor_signal"]);
+    expect(r.beats).toEqual([]);
+  });
+
   it("reports no_finger and poor_signal for noise with no pulse wave", () => {
     const rnd = random(7);
     const t = clock(1800);

@@ -6,6 +6,8 @@ import type { PpgAnalysis, PpgBadSegment, PpgIssue, PpgOptions } from "./types.t
 
 /** Shortest recording analysed, ms. */
 export const PPG_MIN_DURATION_MS = 10_000;
+/** Longest recording analysed, ms (one hour): guards memory against timestamps in the wrong unit. */
+export const PPG_MAX_DURATION_MS = 3_600_000;
 /** Below this share of usable intervals the numbers are withheld (`poor_signal`). */
 export const PPG_MIN_GOOD_SHARE = 0.7;
 /** Below this share no pulse wave is considered present (`no_finger`). */
@@ -112,8 +114,9 @@ function metrics(ppMs: number[], usable: boolean[]): { hrBpm?: number; rmssdMs?:
  * fewer than 70 % of intervals are usable the numbers are left out and `poor_signal` is reported (with
  * `no_finger` below 30 %, i.e. no pulse wave). Dirty input never throws: non-finite values and
  * out-of-order timestamps are dropped (`dropped_frames`), recordings under 10 s give `too_short`,
- * under 10 fps `low_frame_rate`. The full interval series (`ppMs`, `ppUsable`) is returned so that the
- * RR analysis can apply its own artifact correction.
+ * under 10 fps `low_frame_rate`, over an hour `too_long`; intervals that span a hole of more than
+ * 250 ms in the frame times are unusable (`frame_gaps`). The full interval series (`ppMs`,
+ * `ppUsable`) is returned so that the RR analysis can apply its own artifact correction.
  */
 export function analyzePpg(
   samples: ArrayLike<number>,
@@ -128,16 +131,20 @@ export function analyzePpg(
     issues.push({ code: "too_short", durationMs }, { code: "poor_signal", goodShare: 0 });
     return emptyResult(issues, 0);
   }
+  if (durationMs > PPG_MAX_DURATION_MS) {
+    issues.push({ code: "too_long", durationMs }, { code: "poor_signal", goodShare: 0 });
+    return emptyResult(issues, 0);
+  }
   const dts: number[] = [];
-  let gaps = 0;
+  const gaps: PpgBadSegment[] = [];
   for (let i = 1; i < times.length; i++) {
     const dt = (times[i] ?? 0) - (times[i - 1] ?? 0);
     dts.push(dt);
-    if (dt > FRAME_GAP_MS) gaps++;
+    if (dt > FRAME_GAP_MS) gaps.push({ startMs: times[i - 1] ?? 0, endMs: times[i] ?? 0 });
   }
   const stepMs = medianOf(dts);
   const fs = 1000 / stepMs;
-  if (gaps > 0) issues.push({ code: "frame_gaps", count: gaps });
+  if (gaps.length > 0) issues.push({ code: "frame_gaps", count: gaps.length });
   if (fs < MIN_FRAME_RATE_HZ) {
     issues.push({ code: "low_frame_rate" }, { code: "poor_signal", goodShare: 0 });
     return emptyResult(issues, fs);
@@ -158,6 +165,12 @@ export function analyzePpg(
   const ppMs: number[] = [];
   for (let i = 1; i < beatTimes.length; i++) ppMs.push((beatTimes[i] ?? 0) - (beatTimes[i - 1] ?? 0));
   const ppUsable = usableIntervals(ppMs, quality);
+  // An interval that spans a hole in the frames was timed on interpolated signal.
+  for (const gap of gaps) {
+    for (let i = 0; i < ppMs.length; i++) {
+      if ((beatTimes[i] ?? 0) < gap.endMs && (beatTimes[i + 1] ?? 0) > gap.startMs) ppUsable[i] = false;
+    }
+  }
   const usableCount = ppUsable.filter(Boolean).length;
   // Judge the share by time, not count: a flat stretch with no beats is one long interval.
   let usableMs = 0;

@@ -4,12 +4,14 @@ export type PpgIssueCode =
   | "length_mismatch"
   /** Frames with a non-finite value or a timestamp not after the previous one were dropped (`count`). */
   | "dropped_frames"
-  /** Frame times have gaps longer than 250 ms (`count` gaps); the signal was interpolated across them. */
+  /** Frame times have holes longer than 250 ms (`count`); intervals spanning them are not used. */
   | "frame_gaps"
   /** Frame rate below 10 fps: too coarse to time beats; no beats are reported. */
   | "low_frame_rate"
   /** Fewer than 10 s of frames (`durationMs`); no beats are reported. */
   | "too_short"
+  /** More than an hour of frames (`durationMs`), usually timestamps in the wrong unit; nothing is analysed. */
+  | "too_long"
   /** No finger on the camera for most of the recording: no pulse wave was found. */
   | "no_finger"
   /** The signal is too poor for heart rate or HRV (`goodShare` = share of usable intervals); the numbers are left out. */
