@@ -122,7 +122,7 @@ function classify(rr: Float64Array, cfg: Config): Uint8Array {
   const n = rr.length;
   const drr = new Float64Array(n);
   for (let i = 1; i < n; i++) drr[i] = (rr[i] as number) - (rr[i - 1] as number);
-  const med = runningQuantile(rr, cfg.medianWindow, 0.5, false);
+  const med = runningMedian(rr, cfg.medianWindow);
   const mrr = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     const m = (rr[i] as number) - (med[i] as number);
@@ -167,28 +167,32 @@ function classify(rr: Float64Array, cfg: Config): Uint8Array {
 
 /** α · quartile deviation of |x| over a centred window, floored (see `ArtifactOptions`). */
 function thresholds(x: Float64Array, med: Float64Array, cfg: Config): Float64Array {
-  const q1 = runningQuantile(x, cfg.thresholdWindow, 0.25, true);
-  const q3 = runningQuantile(x, cfg.thresholdWindow, 0.75, true);
-  const out = new Float64Array(x.length);
-  for (let i = 0; i < x.length; i++) {
+  const n = x.length;
+  const half = cfg.thresholdWindow >> 1;
+  const win = new SortedWindow(Math.min(cfg.thresholdWindow, n) + 1);
+  const out = new Float64Array(n);
+  for (let i = 0; i < Math.min(half, n); i++) win.add(Math.abs(x[i] as number));
+  for (let i = 0; i < n; i++) {
+    if (i - half - 1 >= 0) win.remove(Math.abs(x[i - half - 1] as number));
+    if (i + half < n) win.add(Math.abs(x[i + half] as number));
+    const qd = (win.quantile(0.75) - win.quantile(0.25)) / 2;
     const floor = Math.max(cfg.minThresholdMs, cfg.minThresholdFraction * (med[i] as number));
-    out[i] = Math.max(floor, (cfg.alpha * ((q3[i] as number) - (q1[i] as number))) / 2);
+    out[i] = Math.max(floor, cfg.alpha * qd);
   }
   return out;
 }
 
-/** Quantile `q` of (|x| when `abs`) over the centred window of `w` values, truncated at the ends. */
-function runningQuantile(x: Float64Array, w: number, q: number, abs: boolean): Float64Array {
+/** Running median over a centred window of `w` values, truncated at the ends. */
+function runningMedian(x: Float64Array, w: number): Float64Array {
   const n = x.length;
   const half = w >> 1;
-  const win = new SortedWindow(Math.min(w, n));
-  const v = (i: number) => (abs ? Math.abs(x[i] as number) : (x[i] as number));
+  const win = new SortedWindow(Math.min(w, n) + 1);
   const out = new Float64Array(n);
-  for (let i = 0; i < Math.min(half, n); i++) win.add(v(i));
+  for (let i = 0; i < Math.min(half, n); i++) win.add(x[i] as number);
   for (let i = 0; i < n; i++) {
-    if (i - half - 1 >= 0) win.remove(v(i - half - 1));
-    if (i + half < n) win.add(v(i + half));
-    out[i] = win.quantile(q);
+    if (i - half - 1 >= 0) win.remove(x[i - half - 1] as number);
+    if (i + half < n) win.add(x[i + half] as number);
+    out[i] = win.quantile(0.5);
   }
   return out;
 }
