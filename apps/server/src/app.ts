@@ -12,6 +12,7 @@ import type { Config } from "./lib/config.ts";
 import type { AppContext } from "./lib/context.ts";
 import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
+import { createJobRunner } from "./lib/jobs.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
 import { UserDataRegistry } from "./lib/registry.ts";
@@ -24,6 +25,8 @@ export type BuildOptions = {
   mailer?: Mailer;
   /** Modules registered after the built-in ones (tests add stand-in routes, e.g. a share viewer). */
   modules?: readonly ModuleRegistrar[];
+  /** Work background jobs in this process (default true); false only sends them (tests, tools). */
+  workJobs?: boolean;
 };
 
 /** One registered route, as collected by the onRoute hook (tests walk this table). */
@@ -56,11 +59,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.mailer ??
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = new UserDataRegistry();
+  const jobs = createJobRunner(database, app.log);
   const ctx: AppContext = {
     config,
     database,
     log: app.log,
-    services: { mailer, registry, shareKinds: new Map() },
+    services: { mailer, jobs, registry, shareKinds: new Map() },
   };
   app.decorate("ctx", ctx);
   const routeTable: RouteInfo[] = [];
@@ -88,7 +92,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registry.register(eventsDataSection);
   await registerWebApp(app, config);
 
+  // Jobs start once every module has defined its own, and stop before the database closes.
+  app.addHook("onReady", async () => {
+    await jobs.start({ work: options.workJobs !== false });
+  });
   app.addHook("onClose", async () => {
+    await jobs.stop();
     if (ownsDatabase) await database.close();
   });
   return app as unknown as App;

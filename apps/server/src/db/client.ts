@@ -24,6 +24,8 @@ export type Database = {
   pglite?: PGlite;
   /** Set on PostgreSQL only. */
   pool?: pg.Pool;
+  /** Set on PostgreSQL only: what the pool connects with (pg-boss opens its own small pool). */
+  connectionString?: string;
   close(): Promise<void>;
 };
 
@@ -39,6 +41,7 @@ export async function openDatabase(opts: { url?: string; pgliteDir?: string }): 
       db,
       kind: "postgres",
       pool,
+      connectionString: opts.url,
       query: async (text, params) => {
         const r = await pool.query(text, params as unknown[]);
         return { rows: r.rows };

@@ -1,0 +1,155 @@
+import { sql } from "drizzle-orm";
+import { type DrizzleTransactionLike, fromDrizzle, fromPglite, PgBoss, type QueueOptions } from "pg-boss";
+import type { Database, Db } from "../db/client.ts";
+import type { Logger } from "./logger.ts";
+
+/** What a handler learns about the run besides its data. */
+export type JobRun = { id: string; retryCount: number };
+
+export type JobHandler<T> = (data: T, run: JobRun) => Promise<void>;
+
+export type SendOptions = {
+  /** Send inside this Drizzle transaction: the job exists only if the transaction commits. */
+  tx?: Db;
+  /** Run no earlier than this (a Date, or seconds from now). */
+  startAfter?: Date | number;
+  /** At most one queued job with this key at a time (a second send returns null). */
+  singletonKey?: string;
+};
+
+/** A defined job: its name and a typed `send`. */
+export type JobRef<T extends object> = {
+  name: string;
+  send: (data: T, options?: SendOptions) => Promise<string | null>;
+};
+
+export type JobOptions = Pick<
+  QueueOptions,
+  "retryLimit" | "retryDelay" | "retryBackoff" | "retryDelayMax" | "expireInSeconds"
+>;
+
+/**
+ * Background jobs on pg-boss, in the application's own database: on PGlite through `fromPglite` on the
+ * same instance, on PostgreSQL through pg-boss's own small pool. Jobs live in the `pgboss` schema, so
+ * they survive restarts; they run at least once, so handlers must be idempotent.
+ *
+ * Modules call `defineJob` while they register (before the app is ready); `start` creates the queues and
+ * begins working them, `stop` finishes running jobs and stops polling (the app calls both).
+ */
+export type JobRunner = {
+  defineJob: <T extends object>(name: string, handler: JobHandler<T>, options?: JobOptions) => JobRef<T>;
+  /** Sends to a job by name (for jobs another module defined). */
+  send: (name: string, data: object, options?: SendOptions) => Promise<string | null>;
+  start: (opts?: { work?: boolean }) => Promise<void>;
+  stop: () => Promise<void>;
+  readonly started: boolean;
+  /** pg-boss itself, for inspection in tests and the operator CLI. */
+  readonly boss: PgBoss;
+};
+
+/** Default retry policy: 5 retries with exponential backoff from 5 s, capped at 10 minutes. */
+const DEFAULT_OPTIONS: JobOptions = { retryLimit: 5, retryDelay: 5, retryBackoff: true, retryDelayMax: 600 };
+const NAME_RE = /^[a-z][a-z0-9_.-]{0,99}$/;
+
+type Definition = { handler: JobHandler<object>; options: JobOptions };
+
+export function createJobRunner(database: Database, log: Logger): JobRunner {
+  const boss = database.pglite
+    ? new PgBoss({ db: fromPglite(database.pglite), useListenNotify: true })
+    : new PgBoss({
+        connectionString: connectionStringOf(database),
+        max: 3,
+        useListenNotify: true,
+        application_name: "tonus-jobs",
+      });
+  boss.on("error", (err) => log.error({ err }, "job runner error"));
+  boss.on("warning", (warning) => log.warn({ warning }, "job runner warning"));
+
+  const definitions = new Map<string, Definition>();
+  let started = false;
+  let stopped = false;
+  let starting: Promise<void> | undefined;
+
+  async function ensureQueue(name: string, options: JobOptions): Promise<void> {
+    const queue = { ...options, notify: true };
+    if (await boss.getQueue(name)) {
+      await boss.updateQueue(name, queue);
+      return;
+    }
+    try {
+      await boss.createQueue(name, queue);
+    } catch (error) {
+      // Another instance created it between our check and our insert: the queue exists, which is the goal.
+      if (!(await boss.getQueue(name))) throw error;
+    }
+  }
+
+  async function send(name: string, data: object, options: SendOptions = {}): Promise<string | null> {
+    if (!definitions.has(name)) throw new Error(`Unknown job ${name}: define it first`);
+    if (stopped) throw new Error(`Job ${name} sent after the job runner stopped`);
+    if (!started) await runner.start({ work: false });
+    return boss.send(name, data, {
+      ...(options.tx ? { db: fromDrizzle(options.tx as unknown as DrizzleTransactionLike, sql) } : {}),
+      ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
+      ...(options.singletonKey ? { singletonKey: options.singletonKey } : {}),
+    });
+  }
+
+  const runner: JobRunner = {
+    boss,
+    get started() {
+      return started;
+    },
+    defineJob<T extends object>(name: string, handler: JobHandler<T>, options: JobOptions = {}): JobRef<T> {
+      if (!NAME_RE.test(name)) throw new Error(`Invalid job name ${name}`);
+      if (definitions.has(name)) throw new Error(`Job ${name} is defined twice`);
+      if (started) throw new Error(`Job ${name} defined after the job runner started`);
+      const merged = { ...DEFAULT_OPTIONS, ...options };
+      // pg-boss accepts a maximum delay only with backoff.
+      if (!merged.retryBackoff) delete merged.retryDelayMax;
+      definitions.set(name, { handler: handler as JobHandler<object>, options: merged });
+      return { name, send: (data, opts) => send(name, data, opts) };
+    },
+    send,
+    start(opts = {}) {
+      starting ??= (async () => {
+        await boss.start();
+        for (const [name, def] of definitions) await ensureQueue(name, def.options);
+        started = true;
+        if (opts.work === false) return;
+        for (const [name, def] of definitions) {
+          // NOTIFY wakes workers for new jobs; retries and delayed jobs wait for the next poll.
+          await boss.work<object>(
+            name,
+            { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+            async (jobs) => {
+              for (const job of jobs) {
+                try {
+                  await def.handler(job.data, { id: job.id, retryCount: job.retryCount });
+                } catch (err) {
+                  log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, "job failed");
+                  throw err;
+                }
+              }
+            },
+          );
+        }
+      })();
+      return starting;
+    },
+    async stop() {
+      stopped = true;
+      if (!starting) return;
+      await starting.catch(() => {});
+      await boss.stop({ graceful: true, timeout: 10_000, close: !database.pglite });
+      started = false;
+    },
+  };
+  return runner;
+}
+
+function connectionStringOf(database: Database): string {
+  const url = database.connectionString;
+  if (!url) throw new Error("PostgreSQL database without a connection string");
+  return url;
+}
