@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzePpg, createPpgStream } from "../src/ppg/index.ts";
+import { analyzePpg, createPpgStream, fingerOnLens } from "../src/ppg/index.ts";
 import { cameraFrames, ecgBeatsMs, intervals, matchBeats, RECORDINGS, random, rmssd } from "./ppg-camera.ts";
 
 describe("analyzePpg on camera-like frames of real recordings", () => {
@@ -128,6 +128,17 @@ describe("analyzePpg on dirty input", () => {
     expect(r.beats).toEqual([]);
   });
 
+  it("reports clipped_signal when the camera saturates", () => {
+    const { values, times } = cameraFrames(RECORDINGS.nk_bio_resting_5min);
+    const r = analyzePpg(
+      values.map((v) => Math.min(v, 195)),
+      times,
+    );
+    const clipped = r.issues.find((i) => i.code === "clipped_signal");
+    expect(clipped?.share).toBeGreaterThan(0.05);
+    expect(analyzePpg(values, times).issues.map((i) => i.code)).not.toContain("clipped_signal");
+  });
+
   it("reports no_finger and poor_signal for noise with no pulse wave", () => {
     const rnd = random(7);
     const t = clock(1800);
@@ -205,5 +216,14 @@ describe("createPpgStream", () => {
     expect(stream.beatCount).toBe(0);
     expect(stream.hrBpm).toBeUndefined();
     expect(stream.waveform(new Float64Array(10))).toBe(0);
+  });
+});
+
+describe("fingerOnLens", () => {
+  it("accepts a red, flash-lit fingertip and rejects a room scene, darkness and bad values", () => {
+    expect(fingerOnLens({ r: 190, g: 20, b: 15 })).toBe(true);
+    expect(fingerOnLens({ r: 120, g: 110, b: 100 })).toBe(false);
+    expect(fingerOnLens({ r: 30, g: 5, b: 5 })).toBe(false);
+    expect(fingerOnLens({ r: Number.NaN, g: 0, b: 0 })).toBe(false);
   });
 });

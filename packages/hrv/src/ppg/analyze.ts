@@ -13,6 +13,8 @@ export const PPG_MIN_GOOD_SHARE = 0.7;
 /** Below this share no pulse wave is considered present (`no_finger`). */
 const FINGER_MIN_GOOD_SHARE = 0.3;
 const MIN_FRAME_RATE_HZ = 10;
+/** More frames than this at the exact extreme value means the camera saturated (`clipped_signal`). */
+const MAX_CLIPPED_SHARE = 0.05;
 const FRAME_GAP_MS = 250;
 // Elgendi 2013 band: 0.5–8 Hz keeps the systolic peak's shape; the high-pass also removes drift.
 const BAND_LOW_HZ = 0.5;
@@ -44,6 +46,20 @@ function cleanFrames(samples: ArrayLike<number>, timestampsMs: ArrayLike<number>
   }
   if (dropped > 0) issues.push({ code: "dropped_frames", count: dropped });
   return { values, times, issues };
+}
+
+/** Share of frames sitting exactly at the recording's highest or lowest value (a saturated sensor). */
+function clippedShare(values: number[]): number {
+  let min = Number.POSITIVE_INFINITY;
+  let max = Number.NEGATIVE_INFINITY;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  if (!(max > min)) return 0;
+  let atEdge = 0;
+  for (const v of values) if (v === min || v === max) atEdge++;
+  return atEdge / values.length;
 }
 
 function emptyResult(issues: PpgIssue[], sampleRateHz: number): PpgAnalysis {
@@ -114,7 +130,8 @@ function metrics(ppMs: number[], usable: boolean[]): { hrBpm?: number; rmssdMs?:
  * fewer than 70 % of intervals are usable the numbers are left out and `poor_signal` is reported (with
  * `no_finger` below 30 %, i.e. no pulse wave). Dirty input never throws: non-finite values and
  * out-of-order timestamps are dropped (`dropped_frames`), recordings under 10 s give `too_short`,
- * under 10 fps `low_frame_rate`, over an hour `too_long`; intervals that span a hole of more than
+ * under 10 fps `low_frame_rate`, over an hour `too_long`; more than 5 % of frames stuck at the
+ * extreme value give `clipped_signal` (a saturated camera); intervals that span a hole of more than
  * 250 ms in the frame times are unusable (`frame_gaps`). The full interval series (`ppMs`,
  * `ppUsable`) is returned so that the RR analysis can apply its own artifact correction.
  */
@@ -149,6 +166,9 @@ export function analyzePpg(
     issues.push({ code: "low_frame_rate" }, { code: "poor_signal", goodShare: 0 });
     return emptyResult(issues, fs);
   }
+
+  const clipped = clippedShare(values);
+  if (clipped > MAX_CLIPPED_SHARE) issues.push({ code: "clipped_signal", share: clipped });
 
   const x = resampleUniform(
     values,

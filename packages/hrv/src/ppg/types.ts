@@ -12,6 +12,8 @@ export type PpgIssueCode =
   | "too_short"
   /** More than an hour of frames (`durationMs`), usually timestamps in the wrong unit; nothing is analysed. */
   | "too_long"
+  /** More than 5 % of frames sit exactly at the recording's extreme value (`share`): the sensor saturated. */
+  | "clipped_signal"
   /** No finger on the camera for most of the recording: no pulse wave was found. */
   | "no_finger"
   /** The signal is too poor for heart rate or HRV (`goodShare` = share of usable intervals); the numbers are left out. */
@@ -25,6 +27,7 @@ export interface PpgIssue {
   durationMs?: number;
   goodShare?: number;
   badShare?: number;
+  share?: number;
 }
 
 /** One detected pulse. */
