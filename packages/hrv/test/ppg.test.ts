@@ -205,6 +205,16 @@ describe("createPpgStream", () => {
     expect(Math.max(...wave)).toBeGreaterThan(0);
   });
 
+  it("starts over after a pause of more than 2 s", () => {
+    const { values, times } = cameraFrames(RECORDINGS.nk_bio_resting_5min);
+    const stream = createPpgStream();
+    for (let i = 0; i < 600; i++) stream.push(values[i] ?? 0, times[i] ?? 0);
+    expect(stream.beatCount).toBeGreaterThan(10);
+    stream.push(values[600] ?? 0, 3_600_000);
+    expect(stream.beatCount).toBe(0);
+    expect(stream.hrBpm).toBeUndefined();
+  });
+
   it("ignores bad frames, reports no pulse on noise and forgets on reset", () => {
     const stream = createPpgStream();
     const rnd = random(3);

@@ -148,6 +148,12 @@ describe("parseRrFile", () => {
     expect(r.issues.at(-1)).toEqual({ code: "more_issues", count: 50 });
   });
 
+  it("ignores a stray separator at the end of each line", () => {
+    const r = parseRrFile("812,\n790,\n805;\n");
+    expect(r).toMatchObject({ format: "one_per_line", rrMs: [812, 790, 805] });
+    expect(r.issues).toEqual([]);
+  });
+
   it("handles a byte-order mark and CR line ends", () => {
     expect(parseRrFile("\uFEFF812\r790\r").rrMs).toEqual([812, 790]);
   });

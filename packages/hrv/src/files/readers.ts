@@ -82,7 +82,8 @@ export function readOnePerLine(lines: string[], decimalComma: boolean): ReadValu
   const values: RawValue[] = [];
   let unit: "ms" | "s" | undefined;
   for (let i = 0; i < lines.length; i++) {
-    const raw = (lines[i] ?? "").trim();
+    // Spreadsheet exports often end every line with a stray separator ("812,").
+    const raw = (lines[i] ?? "").trim().replace(/[,;\t]+$/, "");
     if (raw === "") continue;
     const token = decimalComma ? raw.replace(",", ".") : raw;
     const value = parseNumber(token);

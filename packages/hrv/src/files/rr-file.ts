@@ -13,6 +13,7 @@ const DECIMAL_COMMA_LINE = /^\s*\d{1,2},\d+\s*$/;
 
 function numericTokenCount(line: string): number {
   return line
+    .replace(/[,;\t]+\s*$/, "")
     .replace(/[[\]"']/g, " ")
     .split(/[,;\s]+/)
     .filter((t) => t !== "" && parseNumber(t) !== undefined).length;

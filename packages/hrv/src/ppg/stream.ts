@@ -13,7 +13,8 @@ export interface PpgStreamOptions {
 export interface PpgStream {
   /**
    * Adds one frame: brightness and capture time in ms (increasing; a frame with a non-finite value or a
-   * time not after the previous frame is ignored). Returns true when a new pulse was detected.
+   * time not after the previous frame is ignored; after a pause of more than 2 s the stream starts
+   * over as after `reset`). Returns true when a new pulse was detected.
    */
   push(value: number, timestampMs: number): boolean;
   /** Heart rate, beats/min: 60000 / median of the last 8 plausible pulse intervals; undefined before 3 pulses. */
@@ -41,6 +42,7 @@ const WARM_UP_S = 2;
 /** Time constant of the running mean of the squared signal (Elgendi's offset), seconds. */
 const MEAN_TAU_S = 8;
 const HR_WINDOW = 8;
+const MAX_FRAME_GAP_MS = 2000;
 
 /**
  * Streaming form of the PPG beat detector for live heart rate and waveform during a measurement: frames
@@ -101,9 +103,11 @@ export function createPpgStream(options: PpgStreamOptions = {}): PpgStream {
   function onPeak(i: number): boolean {
     if (lastPeak >= 0 && i - lastPeak < minDistance) {
       if (at(xs, i) <= at(xs, lastPeak)) return false;
-      // A higher peak within 300 ms replaces the previous one.
+      // A higher peak within 300 ms replaces the previous one (and moves the end of its interval).
+      const t = peakTime(i);
+      if (ppCount > 0 && lastBeatMs !== undefined) pp[(ppCount - 1) % HR_WINDOW] += t - lastBeatMs;
       lastPeak = i;
-      lastBeatMs = peakTime(i);
+      lastBeatMs = t;
       return false;
     }
     const t = peakTime(i);
@@ -147,6 +151,8 @@ export function createPpgStream(options: PpgStreamOptions = {}): PpgStream {
   function push(value: number, timestampMs: number): boolean {
     if (!Number.isFinite(value) || !Number.isFinite(timestampMs)) return false;
     if (!(timestampMs > lastFrameT) && !Number.isNaN(lastFrameT)) return false;
+    // After a pause longer than MAX_FRAME_GAP_MS the old state says nothing about the new frames.
+    if (timestampMs - lastFrameT > MAX_FRAME_GAP_MS) reset();
     lastFrameT = timestampMs;
     const v = sign * value;
     if (Number.isNaN(prevT)) {
