@@ -105,7 +105,10 @@ export function createPpgStream(options: PpgStreamOptions = {}): PpgStream {
       if (at(xs, i) <= at(xs, lastPeak)) return false;
       // A higher peak within 300 ms replaces the previous one (and moves the end of its interval).
       const t = peakTime(i);
-      if (ppCount > 0 && lastBeatMs !== undefined) pp[(ppCount - 1) % HR_WINDOW] += t - lastBeatMs;
+      if (ppCount > 0 && lastBeatMs !== undefined) {
+        const k = (ppCount - 1) % HR_WINDOW;
+        pp[k] = (pp[k] ?? 0) + t - lastBeatMs;
+      }
       lastPeak = i;
       lastBeatMs = t;
       return false;
