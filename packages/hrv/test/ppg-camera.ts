@@ -30,6 +30,12 @@ export function ecgBeatsMs(rec: Recording): number[] {
   return column(fixture(`beats/${rec.id}_ecg_rpeaks_nk_default.csv`), 1).map((s) => s * 1000);
 }
 
+/** The recording's own samples (oximeter polarity) and their times, ms. */
+export function oximeterSamples(rec: Recording): { values: number[]; times: number[] } {
+  const values = column(fixture(`ppg/${rec.file}`), 0);
+  return { values, times: values.map((_, i) => (i * 1000) / rec.fs) };
+}
+
 /** Deterministic uniform random numbers in [0, 1) (LCG; seeded so tests are reproducible). */
 export function random(seed: number): () => number {
   let s = seed >>> 0;

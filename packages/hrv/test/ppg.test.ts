@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { analyzePpg, createPpgStream, fingerOnLens } from "../src/ppg/index.ts";
-import { cameraFrames, ecgBeatsMs, intervals, matchBeats, RECORDINGS, random, rmssd } from "./ppg-camera.ts";
+import {
+  cameraFrames,
+  ecgBeatsMs,
+  intervals,
+  matchBeats,
+  oximeterSamples,
+  RECORDINGS,
+  random,
+  rmssd,
+} from "./ppg-camera.ts";
 
 describe("analyzePpg on camera-like frames of real recordings", () => {
   it("matches the ECG beats of nk_bio_resting_5min at 30 fps with jittered frame times", () => {
@@ -24,6 +33,21 @@ describe("analyzePpg on camera-like frames of real recordings", () => {
       expect(r.issues.map((i) => i.code)).not.toContain("poor_signal");
       expect(r.goodShare).toBeGreaterThan(0.95);
     }
+  });
+
+  it("reads an oximeter pleth at its own rate with polarity oximeter", () => {
+    const rec = RECORDINGS.nk_bio_resting_5min;
+    const { values, times } = oximeterSamples(rec);
+    const r = analyzePpg(values, times, { polarity: "oximeter" });
+    expect(r.sampleRateHz).toBeCloseTo(100, 6);
+    const ecg = ecgBeatsMs(rec);
+    const m = matchBeats(
+      ecg,
+      r.beats.map((b) => b.timeMs),
+    );
+    expect(m.matchedShare).toBeGreaterThanOrEqual(0.98);
+    const rr = intervals(ecg);
+    expect(Math.abs((r.hrBpm ?? 0) - 60000 / (rr.reduce((a, b) => a + b, 0) / rr.length))).toBeLessThan(1);
   });
 
   it("reports heart rate within 1 bpm on the ICU record cinc2015_a103l (HR ≈ 127)", () => {

@@ -57,7 +57,7 @@ export interface PpgAnalysis {
   rmssdMs?: number;
   /** Share of intervals that are usable, 0–1. */
   goodShare: number;
-  /** Whether a finger (a pulse wave) was on the camera for most of the recording. */
+  /** Whether a pulse wave (a finger on the camera) was found: usable intervals cover at least 30 % of the recording. */
   fingerPresent: boolean;
   /** Stretches left out of the numbers. */
   badSegments: PpgBadSegment[];
