@@ -14,7 +14,7 @@ export interface BaselineEntry {
 }
 
 /** Mean and standard deviation (sample, N−1) of a quantity over a window; sd is 0 for one value. */
-export interface Stats {
+export interface BaselineStats {
   mean: number;
   sd: number;
   count: number;
@@ -22,18 +22,18 @@ export interface Stats {
 
 export interface ScoreBaseline {
   /** ln rMSSD (ln ms) over the 60 days before `nowMs`. */
-  lnRmssd60?: Stats;
+  lnRmssd60?: BaselineStats;
   /** ln rMSSD over the 7 days before `nowMs`. */
-  lnRmssd7?: Stats;
+  lnRmssd7?: BaselineStats;
   /** ln SI over the 60 days. */
-  lnStressIndex60?: Stats;
+  lnStressIndex60?: BaselineStats;
   /** Heart rate (bpm) over the 60 days. */
-  hr60?: Stats;
+  hr60?: BaselineStats;
 }
 
 const DAY_MS = 86_400_000;
 
-function stats(values: number[]): Stats | undefined {
+function stats(values: number[]): BaselineStats | undefined {
   const n = values.length;
   if (n === 0) return undefined;
   let sum = 0;

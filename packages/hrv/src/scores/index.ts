@@ -1,4 +1,4 @@
-export type { BaselineEntry, ScoreBaseline, Stats } from "./baseline.ts";
+export type { BaselineEntry, BaselineStats, ScoreBaseline } from "./baseline.ts";
 export { computeBaseline } from "./baseline.ts";
 export type { ScoreInput, ScoreIssue, ScoreIssueCode, Scores } from "./scores.ts";
 export {

@@ -1,4 +1,4 @@
-import type { ScoreBaseline, Stats } from "./baseline.ts";
+import type { BaselineStats, ScoreBaseline } from "./baseline.ts";
 
 // Every constant below is explained in packages/hrv/docs/scores.md.
 
@@ -69,7 +69,7 @@ function personalWeight(baseline: ScoreBaseline | undefined): number {
 /** Personal z of a value against a 60-day window, falling back to the population when the window is too small. */
 function personalZ(
   v: number,
-  window: Stats | undefined,
+  window: BaselineStats | undefined,
   population: { mean: number; sd: number },
   floor: number,
 ) {
