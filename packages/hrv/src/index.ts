@@ -9,6 +9,7 @@ export {
   analyzeRr,
   MAX_RR_MS,
   MIN_FREQUENCY_INTERVALS,
+  MIN_RR_MS,
   RR_ALGORITHM_VERSION,
   type RrAnalysis,
   type SeriesMetrics,

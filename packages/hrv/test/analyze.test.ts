@@ -44,6 +44,8 @@ describe("analyzeRr", () => {
   it("throws HrvError only for a non-array input or invalid options", () => {
     expect(() => analyzeRr(null as unknown as number[])).toThrow(HrvError);
     expect(() => analyzeRr([800], { minIntervals: 2 })).toThrow(HrvError);
+    expect(() => analyzeRr([800], { artifacts: { alpha: 0 } })).toThrow(HrvError);
+    expect(() => analyzeRr([800], { artifacts: { medianWindow: 2.5 } })).toThrow(HrvError);
     expect(() => analyzeRr([])).not.toThrow();
   });
 

@@ -51,4 +51,48 @@ describe("analyzeRr on the Welltory dataset", () => {
     expect(mismatches).toEqual([]);
     expect(bpmMismatches).toBeLessThanOrEqual(2);
   });
+
+  it("ranks LF and HF like the app's own (unpublished) spectral method on the 142 records over 280 intervals", () => {
+    const long = rows.filter((row) => (row.rr_data ?? "").split(",").length > 280);
+    expect(long).toHaveLength(142);
+    const ours = long.map((row) => analyzeRr((row.rr_data ?? "").split(",").map(Number)).raw?.frequency);
+    const lf = spearman(
+      ours.map((f) => f?.lfMs2 ?? Number.NaN),
+      long.map((row) => Number(row.lf)),
+    );
+    const hf = spearman(
+      ours.map((f) => f?.hfMs2 ?? Number.NaN),
+      long.map((row) => Number(row.hf)),
+    );
+    // measured: LF 0.95, HF 0.89 (the app's method is not public; only the ranking can agree)
+    expect(lf).toBeGreaterThan(0.9);
+    expect(hf).toBeGreaterThan(0.85);
+  });
 });
+
+function ranks(xs: number[]): number[] {
+  const order = xs.map((x, i) => [x, i] as const).sort((a, b) => a[0] - b[0]);
+  const out = new Array<number>(xs.length);
+  order.forEach(([, i], rank) => {
+    out[i] = rank;
+  });
+  return out;
+}
+
+/** Spearman rank correlation (no tie correction; the values are continuous). */
+function spearman(a: number[], b: number[]): number {
+  const ra = ranks(a);
+  const rb = ranks(b);
+  const mid = (a.length - 1) / 2;
+  let num = 0;
+  let da = 0;
+  let db = 0;
+  for (let i = 0; i < a.length; i++) {
+    const x = (ra[i] as number) - mid;
+    const y = (rb[i] as number) - mid;
+    num += x * y;
+    da += x * x;
+    db += y * y;
+  }
+  return num / Math.sqrt(da * db);
+}

@@ -1,4 +1,10 @@
-import { type ArtifactFlag, type ArtifactOptions, type ArtifactType, correctArtifacts } from "./artifacts.ts";
+import {
+  type ArtifactFlag,
+  type ArtifactOptions,
+  type ArtifactType,
+  correctArtifacts,
+  resolveArtifactOptions,
+} from "./artifacts.ts";
 import { type Baevsky, computeBaevsky } from "./baevsky.ts";
 import { computeFrequencyDomain, type FrequencyDomain } from "./frequency.ts";
 import { HrvError, type RrIssue, type SeriesName } from "./issues.ts";
@@ -12,6 +18,11 @@ export const RR_ALGORITHM_VERSION = "rr-1.0.0";
 
 /** Longest RR accepted as a value at all (ms); anything longer is reported as `invalid_values`. */
 export const MAX_RR_MS = 60000;
+/**
+ * Shortest RR accepted as a value at all (ms; 3000 bpm, far beyond any heart). Shorter values are
+ * not artifacts to correct but garbage (and would overflow 60000/RR), reported as `invalid_values`.
+ */
+export const MIN_RR_MS = 20;
 
 /** Options of {@link analyzeRr}. Every field is optional. */
 export interface AnalyzeRrOptions {
@@ -73,8 +84,8 @@ const DEFAULT_MAX_ARTIFACT_SHARE = 0.1;
 /**
  * Analyses a series of RR (inter-beat) intervals.
  *
- * @param rrMs RR intervals in **milliseconds**, in time order. Values that are not finite, ≤ 0 or
- *   longer than {@link MAX_RR_MS} are dropped with an `invalid_values` issue.
+ * @param rrMs RR intervals in **milliseconds**, in time order. Values that are not finite or outside
+ *   [{@link MIN_RR_MS}, {@link MAX_RR_MS}] are dropped with an `invalid_values` issue.
  * @param options see {@link AnalyzeRrOptions}.
  * @returns metrics of the raw and (when artifacts were corrected) the corrected series, the artifact
  *   summary, and `issues`; never throws for poor data (only for a
@@ -91,6 +102,10 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
   if (!Number.isInteger(minIntervals) || minIntervals < 8) {
     throw new HrvError("invalid_argument", "minIntervals must be an integer ≥ 8");
   }
+  const artifactOptions = resolveArtifactOptions(options.artifacts);
+  const maxShare = options.maxArtifactShare ?? DEFAULT_MAX_ARTIFACT_SHARE;
+  if (!(maxShare >= 0 && maxShare <= 1))
+    throw new HrvError("invalid_argument", "maxArtifactShare must be in 0…1");
   const issues: RrIssue[] = [];
   const rr = validIntervals(rrMs, issues);
   const result: RrAnalysis = { algorithmVersion: RR_ALGORITHM_VERSION, issues };
@@ -99,13 +114,14 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
     return result;
   }
   result.raw = seriesMetrics(rr, "raw", issues);
-  const fix = correctArtifacts(rr, options.artifacts);
+  const fix = correctArtifacts(rr, artifactOptions);
   result.artifacts = { share: fix.share, counts: fix.counts, flags: fix.flags };
-  const maxShare = options.maxArtifactShare ?? DEFAULT_MAX_ARTIFACT_SHARE;
   if (fix.share > maxShare)
     issues.push({ code: "too_many_artifacts", share: fix.share, threshold: maxShare });
-  if (fix.flags.length > 0 && fix.nn.length >= minIntervals)
-    result.corrected = seriesMetrics(fix.nn, "corrected", issues);
+  if (fix.flags.length === 0) return result;
+  if (fix.nn.length < minIntervals) {
+    issues.push({ code: "corrected_too_short", intervals: fix.nn.length, minimum: minIntervals });
+  } else result.corrected = seriesMetrics(fix.nn, "corrected", issues);
   return result;
 }
 
@@ -114,7 +130,7 @@ function validIntervals(rrMs: ArrayLike<number>, issues: RrIssue[]): Float64Arra
   let n = 0;
   for (let i = 0; i < rrMs.length; i++) {
     const x = rrMs[i];
-    if (typeof x === "number" && Number.isFinite(x) && x > 0 && x <= MAX_RR_MS) out[n++] = x;
+    if (typeof x === "number" && Number.isFinite(x) && x >= MIN_RR_MS && x <= MAX_RR_MS) out[n++] = x;
   }
   const dropped = rrMs.length - n;
   if (dropped > 0) issues.push({ code: "invalid_values", count: dropped });

@@ -1,3 +1,4 @@
+import { HrvError } from "./issues.ts";
 import { SortedWindow } from "./stats.ts";
 
 /**
@@ -71,17 +72,12 @@ const TYPE_CODE: Record<number, ArtifactType> = { 1: "ectopic", 2: "missed", 3: 
 
 /**
  * Detects and corrects artifacts in `rr` (ms, positive, time order). Series shorter than 4 intervals
- * are returned unchanged. See the module comment for the method.
+ * are returned unchanged. See the module comment for the method. Throws {@link HrvError} only for
+ * invalid options.
  */
 export function correctArtifacts(rr: Float64Array, options: ArtifactOptions = {}): ArtifactCorrection {
-  const cfg = {
-    alpha: options.alpha ?? 5.2,
-    thresholdWindow: options.thresholdWindow ?? 91,
-    medianWindow: options.medianWindow ?? 11,
-    minThresholdMs: options.minThresholdMs ?? 10,
-    minThresholdFraction: options.minThresholdFraction ?? 0.05,
-  };
-  const maxPasses = options.maxPasses ?? 3;
+  const cfg = resolveArtifactOptions(options);
+  const maxPasses = cfg.maxPasses;
   const typeOf = new Uint8Array(rr.length);
   let series: Float64Array = rr;
   let origin: Int32Array = Int32Array.from({ length: rr.length }, (_, i) => i);
@@ -107,6 +103,31 @@ export function correctArtifacts(rr: Float64Array, options: ArtifactOptions = {}
     counts[type]++;
   }
   return { flags, counts, share: rr.length ? flags.length / rr.length : 0, nn: series };
+}
+
+/** Fills in the defaults and validates (throws {@link HrvError} for invalid values). */
+export function resolveArtifactOptions(options: ArtifactOptions = {}): Required<ArtifactOptions> {
+  const cfg = {
+    alpha: options.alpha ?? 5.2,
+    thresholdWindow: options.thresholdWindow ?? 91,
+    medianWindow: options.medianWindow ?? 11,
+    minThresholdMs: options.minThresholdMs ?? 10,
+    minThresholdFraction: options.minThresholdFraction ?? 0.05,
+    maxPasses: options.maxPasses ?? 3,
+  };
+  checkOptions(cfg, cfg.maxPasses);
+  return cfg;
+}
+
+function checkOptions(cfg: Config, maxPasses: number): void {
+  const positive = [cfg.alpha, cfg.minThresholdMs, cfg.minThresholdFraction];
+  if (!positive.every((x) => Number.isFinite(x) && x >= 0) || !(cfg.alpha > 0)) {
+    throw new HrvError("invalid_argument", "alpha must be > 0, minThresholdMs and minThresholdFraction ≥ 0");
+  }
+  const windows = [cfg.thresholdWindow, cfg.medianWindow];
+  if (!windows.every((w) => Number.isInteger(w) && w >= 3) || !Number.isInteger(maxPasses) || maxPasses < 1) {
+    throw new HrvError("invalid_argument", "windows must be integers ≥ 3 and maxPasses an integer ≥ 1");
+  }
 }
 
 interface Config {

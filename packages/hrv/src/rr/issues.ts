@@ -4,10 +4,12 @@
  * `hrv.issues.<code>`), and a metric that cannot be computed is absent with an issue saying why.
  */
 export type RrIssue =
-  /** Input values that are not finite, ≤ 0 ms or longer than 60 s were dropped before analysis. */
+  /** Input values that are not finite, shorter than 20 ms or longer than 60 s were dropped before analysis. */
   | { code: "invalid_values"; count: number }
   /** Fewer than `minimum` intervals: no metrics at all (neither `raw` nor `corrected`). */
   | { code: "too_short"; intervals: number; minimum: number }
+  /** Correction (merging extra beats) left fewer than `minimum` intervals: `corrected` is absent. */
+  | { code: "corrected_too_short"; intervals: number; minimum: number }
   /**
    * The share of intervals the artifact correction changed exceeds `threshold` (both 0…1): the
    * spec's "Something is wrong with this measurement's data, no detailed decoding".
