@@ -12,6 +12,7 @@ import type { Config } from "./lib/config.ts";
 import type { AppContext } from "./lib/context.ts";
 import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
+import { createEventBus } from "./lib/events.ts";
 import { createJobRunner } from "./lib/jobs.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
@@ -60,11 +61,12 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = new UserDataRegistry();
   const jobs = createJobRunner(database, app.log);
+  const events = createEventBus(database.db, jobs, app.log);
   const ctx: AppContext = {
     config,
     database,
     log: app.log,
-    services: { mailer, jobs, registry, shareKinds: new Map() },
+    services: { mailer, jobs, events, registry, shareKinds: new Map() },
   };
   app.decorate("ctx", ctx);
   const routeTable: RouteInfo[] = [];

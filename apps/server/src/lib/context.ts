@@ -1,6 +1,7 @@
 import type { Database } from "../db/client.ts";
 import type { ShareKindRegistry } from "../modules/shares/shares.service.ts";
 import type { Config } from "./config.ts";
+import type { EventBus } from "./events.ts";
 import type { JobRunner } from "./jobs.ts";
 import type { Logger } from "./logger.ts";
 import type { Mailer } from "./mailer.ts";
@@ -23,6 +24,8 @@ export type AppServices = {
   mailer: Mailer;
   /** Background jobs on pg-boss (lib/jobs.ts): `defineJob` while registering, `send` any time. */
   jobs: JobRunner;
+  /** Domain events through the transactional outbox (lib/events.ts): `emitEvent(tx, …)`, `subscribe`. */
+  events: EventBus;
   /** How every module's user data is exported, imported and deleted (lib/registry.ts). */
   registry: UserDataRegistry;
   /** Share-link kinds and how each checks that a target is the owner's (modules/shares). */

@@ -26,7 +26,10 @@ export type JobRef<T extends object> = {
 export type JobOptions = Pick<
   QueueOptions,
   "retryLimit" | "retryDelay" | "retryBackoff" | "retryDelayMax" | "expireInSeconds"
->;
+> & {
+  /** Also run on this cron schedule (UTC, minute resolution), once across all instances. */
+  cron?: string;
+};
 
 /**
  * Background jobs on pg-boss, in the application's own database: on PGlite through `fromPglite` on the
@@ -71,7 +74,8 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
   let starting: Promise<void> | undefined;
 
   async function ensureQueue(name: string, options: JobOptions): Promise<void> {
-    const queue = { ...options, notify: true };
+    const { cron: _cron, ...queueOptions } = options;
+    const queue = { ...queueOptions, notify: true };
     if (await boss.getQueue(name)) {
       await boss.updateQueue(name, queue);
       return;
@@ -87,7 +91,11 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
   async function send(name: string, data: object, options: SendOptions = {}): Promise<string | null> {
     if (!definitions.has(name)) throw new Error(`Unknown job ${name}: define it first`);
     if (stopped) throw new Error(`Job ${name} sent after the job runner stopped`);
-    if (!started) await runner.start({ work: false });
+    if (!started) {
+      // Starting needs the database; inside a PGlite transaction that would wait on itself forever.
+      if (options.tx) throw new Error(`Job ${name} sent in a transaction before the job runner started`);
+      await runner.start({ work: false });
+    }
     return boss.send(name, data, {
       ...(options.tx ? { db: fromDrizzle(options.tx as unknown as DrizzleTransactionLike, sql) } : {}),
       ...(options.startAfter !== undefined ? { startAfter: options.startAfter } : {}),
@@ -114,7 +122,10 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
     start(opts = {}) {
       starting ??= (async () => {
         await boss.start();
-        for (const [name, def] of definitions) await ensureQueue(name, def.options);
+        for (const [name, def] of definitions) {
+          await ensureQueue(name, def.options);
+          if (def.options.cron) await boss.schedule(name, def.options.cron, {}, { tz: "UTC" });
+        }
         started = true;
         if (opts.work === false) return;
         for (const [name, def] of definitions) {

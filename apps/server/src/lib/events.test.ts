@@ -1,0 +1,168 @@
+import type { FastifyInstance } from "fastify";
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../app.ts";
+import type { Database, Db } from "../db/client.ts";
+import { mailOutbox, outboxDeliveries, outboxEvents } from "../db/schema.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "../test/databases.ts";
+import { buildTestApp } from "../test/harness.ts";
+import type { AppContext } from "./context.ts";
+import type { DomainEvent } from "./events.ts";
+
+async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error("timed out waiting for deliveries");
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/**
+ * Subscribers whose effect is a row written through the delivery transaction (a mail_outbox row with
+ * subject `<subscriber>:<event id>`), plus an in-memory count of calls, failed ones included.
+ */
+function subscribersModule(calls: Map<string, number>, failFirstOf: Set<string> = new Set()) {
+  return (_app: FastifyInstance, ctx: AppContext) => {
+    for (const name of ["test.first", "test.second"]) {
+      ctx.services.events.subscribe({
+        name,
+        types: ["test.thing_happened"],
+        handle: async (tx: Db, event: DomainEvent) => {
+          const key = `${name}:${event.id}`;
+          calls.set(key, (calls.get(key) ?? 0) + 1);
+          await tx
+            .insert(mailOutbox)
+            .values({ to: "effects@example.test", subject: key, text: JSON.stringify(event.payload) });
+          const failKey = `${name}:n=${String(event.payload.n)}`;
+          if (failFirstOf.has(failKey)) {
+            failFirstOf.delete(failKey);
+            throw new Error("simulated crash after the effect was written");
+          }
+        },
+      });
+    }
+  };
+}
+
+async function effects(database: Database): Promise<string[]> {
+  const rows = await database.db.select({ subject: mailOutbox.subject }).from(mailOutbox);
+  return rows.map((r) => r.subject).sort();
+}
+
+async function emit(app: App, n: number, fail = false): Promise<number> {
+  let id = 0;
+  await app.ctx.database.db
+    .transaction(async (tx) => {
+      id = await app.ctx.services.events.emitEvent(tx as unknown as Db, {
+        type: "test.thing_happened",
+        userId: null,
+        payload: { n },
+      });
+      if (fail) throw new Error("rolled back");
+    })
+    .catch((error: unknown) => {
+      if (!fail) throw error;
+    });
+  return id;
+}
+
+describe.each(BACKENDS)("domain events on %s", (backend) => {
+  let database: Database;
+  const apps: App[] = [];
+  beforeAll(async () => {
+    database = await getTestDatabase(backend);
+  });
+  beforeEach(async () => {
+    await resetDatabase(database);
+  });
+  afterEach(async () => {
+    for (const app of apps.splice(0)) await app.close();
+  });
+
+  async function start(
+    calls: Map<string, number>,
+    opts: { workJobs?: boolean; failFirstOf?: Set<string> } = {},
+  ) {
+    const app = await buildTestApp(
+      database,
+      {},
+      { modules: [subscribersModule(calls, opts.failFirstOf)], workJobs: opts.workJobs },
+    );
+    apps.push(app);
+    return app;
+  }
+
+  async function stop(app: App) {
+    await app.close();
+    apps.splice(apps.indexOf(app), 1);
+  }
+
+  it("delivers each committed event to each of two subscribers once, and a rolled-back one to none", async () => {
+    const calls = new Map<string, number>();
+    const app = await start(calls);
+    const a = await emit(app, 1);
+    await emit(app, 2, true);
+    const b = await emit(app, 3);
+    const expected = [`test.first:${a}`, `test.first:${b}`, `test.second:${a}`, `test.second:${b}`];
+    await waitFor(async () => (await effects(database)).length >= 4);
+    await new Promise((r) => setTimeout(r, 500));
+    await app.ctx.services.events.dispatchPending();
+    expect(await effects(database)).toEqual(expected);
+    expect([...calls.values()].every((c) => c === 1)).toBe(true);
+    const stored = await database.db.select().from(outboxEvents);
+    expect(stored.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 3 }]);
+    expect(await database.db.select().from(outboxDeliveries)).toHaveLength(4);
+  });
+
+  it("delivers once an event emitted before a shutdown, by the next instance", async () => {
+    const calls = new Map<string, number>();
+    const sender = await start(calls, { workJobs: false });
+    const id = await emit(sender, 7);
+    await stop(sender);
+    expect(await effects(database)).toEqual([]);
+    await start(calls);
+    await waitFor(async () => (await effects(database)).length >= 2);
+    expect(await effects(database)).toEqual([`test.first:${id}`, `test.second:${id}`]);
+  });
+
+  it("rolls back a subscriber that crashes mid-delivery and delivers it exactly once on retry", async () => {
+    const calls = new Map<string, number>();
+    const failing = new Set(["test.second:n=9"]);
+    const app = await start(calls, { failFirstOf: failing });
+    const id = await emit(app, 9);
+    await waitFor(async () => (await effects(database)).length >= 2, 30_000);
+    expect(await effects(database)).toEqual([`test.first:${id}`, `test.second:${id}`]);
+    expect(calls.get(`test.second:${id}`)).toBe(2);
+    expect(calls.get(`test.first:${id}`)).toBe(1);
+    expect(failing.size).toBe(0);
+  });
+
+  it("delivers exactly once with two instances dispatching at the same time", async () => {
+    const calls = new Map<string, number>();
+    const one = await start(calls);
+    const two = await start(calls);
+    const ids: number[] = [];
+    for (let i = 0; i < 10; i++) ids.push(await emit(i % 2 ? one : two, i));
+    await Promise.all([one.ctx.services.events.dispatchPending(), two.ctx.services.events.dispatchPending()]);
+    await waitFor(async () => (await effects(database)).length >= 20);
+    const subjects = await effects(database);
+    expect(subjects).toHaveLength(20);
+    expect(new Set(subjects).size).toBe(20);
+    expect([...calls.values()].every((c) => c === 1)).toBe(true);
+  });
+
+  it("refuses a malformed event type and a subscriber registered twice", async () => {
+    const app = await start(new Map());
+    await expect(
+      app.ctx.database.db.transaction((tx) =>
+        app.ctx.services.events.emitEvent(tx as unknown as Db, {
+          type: "Bad Type",
+          userId: null,
+          payload: {},
+        }),
+      ),
+    ).rejects.toThrow(/Invalid event type/);
+    expect(() =>
+      app.ctx.services.events.subscribe({ name: "test.first", types: ["a.b"], handle: async () => {} }),
+    ).toThrow(/twice/);
+  });
+});

@@ -1,0 +1,137 @@
+import { and, asc, eq, inArray, notExists } from "drizzle-orm";
+import type { Db } from "../db/client.ts";
+import { outboxDeliveries, outboxEvents } from "../db/schema.ts";
+import type { JobRef, JobRunner } from "./jobs.ts";
+import type { Logger } from "./logger.ts";
+
+/** What a module announces: a measurement created, a reading added, a subscription changed. */
+export type NewDomainEvent = { type: string; userId: string | null; payload: Record<string, unknown> };
+
+export type DomainEvent = NewDomainEvent & { id: number; createdAt: Date };
+
+/**
+ * A subscriber handles an event inside the transaction that records its delivery: what it writes
+ * through `tx` commits together with "delivered", so it takes effect exactly once. It must use `tx`, not
+ * the app's `db` (on PGlite a second connection does not exist and would wait forever). Side effects
+ * outside the database (an HTTP call) can repeat when the commit fails after them: make them idempotent.
+ */
+export type Subscriber = {
+  /** Stable name: the delivery ledger is keyed by it, so renaming it redelivers everything. */
+  name: string;
+  types: readonly string[];
+  handle: (tx: Db, event: DomainEvent) => Promise<void>;
+};
+
+/**
+ * Domain events through a transactional outbox. `emitEvent(tx, …)` writes the event and a dispatch job
+ * in the caller's transaction: a rolled-back change announces nothing, a committed one is always
+ * delivered, also after a crash or restart. The dispatcher hands each event to each subscriber of its
+ * type once, in event order per subscriber, recording the delivery in `outbox_deliveries` in the same
+ * transaction as the subscriber's work.
+ */
+export type EventBus = {
+  emitEvent: (tx: Db, event: NewDomainEvent) => Promise<number>;
+  subscribe: (subscriber: Subscriber) => void;
+  /** Delivers everything pending now (the dispatch job's body; tests and tools may call it). */
+  dispatchPending: () => Promise<void>;
+};
+
+const DISPATCH_JOB = "events.dispatch";
+const BATCH = 100;
+const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
+  const subscribers = new Map<string, Subscriber>();
+
+  async function deliverTo(subscriber: Subscriber): Promise<boolean> {
+    for (;;) {
+      const pending = await db
+        .select()
+        .from(outboxEvents)
+        .where(
+          and(
+            inArray(outboxEvents.type, [...subscriber.types]),
+            notExists(
+              db
+                .select({ one: outboxDeliveries.eventId })
+                .from(outboxDeliveries)
+                .where(
+                  and(
+                    eq(outboxDeliveries.eventId, outboxEvents.id),
+                    eq(outboxDeliveries.subscriber, subscriber.name),
+                  ),
+                ),
+            ),
+          ),
+        )
+        .orderBy(asc(outboxEvents.id))
+        .limit(BATCH);
+      if (pending.length === 0) return true;
+      for (const row of pending) {
+        const event: DomainEvent = {
+          id: row.id,
+          type: row.type,
+          userId: row.userId,
+          payload: row.payload as Record<string, unknown>,
+          createdAt: row.createdAt,
+        };
+        try {
+          await db.transaction(async (tx) => {
+            // The ledger row first: a concurrent dispatcher on the same event waits here, then skips it.
+            const claimed = await tx
+              .insert(outboxDeliveries)
+              .values({ eventId: event.id, subscriber: subscriber.name })
+              .onConflictDoNothing()
+              .returning({ eventId: outboxDeliveries.eventId });
+            if (claimed.length === 0) return;
+            await subscriber.handle(tx as unknown as Db, event);
+          });
+        } catch (err) {
+          // Keep this subscriber's order: stop at the failed event; the job retries later.
+          log.warn(
+            { err, subscriber: subscriber.name, eventId: event.id, type: event.type },
+            "event delivery failed",
+          );
+          return false;
+        }
+      }
+    }
+  }
+
+  async function dispatchPending(): Promise<void> {
+    let failed = 0;
+    for (const subscriber of subscribers.values()) if (!(await deliverTo(subscriber))) failed++;
+    if (failed > 0) throw new Error(`${failed} subscriber(s) failed; retrying`);
+  }
+
+  const dispatch: JobRef<Record<string, never>> = jobs.defineJob(
+    DISPATCH_JOB,
+    async () => dispatchPending(),
+    {
+      retryLimit: 20,
+      retryDelay: 2,
+      retryBackoff: true,
+      retryDelayMax: 900,
+      // A safety net for deliveries whose retries ran out: every minute, whatever is pending goes again.
+      cron: "* * * * *",
+    },
+  );
+
+  return {
+    async emitEvent(tx, event) {
+      if (!TYPE_RE.test(event.type)) throw new Error(`Invalid event type ${event.type}`);
+      const [row] = await tx
+        .insert(outboxEvents)
+        .values({ type: event.type, userId: event.userId, payload: event.payload })
+        .returning({ id: outboxEvents.id });
+      if (!row) throw new Error("outbox insert returned no row");
+      await dispatch.send({}, { tx });
+      return row.id;
+    },
+    subscribe(subscriber) {
+      if (subscribers.has(subscriber.name)) throw new Error(`Subscriber ${subscriber.name} registered twice`);
+      subscribers.set(subscriber.name, subscriber);
+    },
+    dispatchPending,
+  };
+}
