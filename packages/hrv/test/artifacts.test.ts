@@ -98,4 +98,29 @@ describe("correctArtifacts", () => {
     const lenient = analyzeRr(readRr("welltory_7e91ff2deb"), { maxArtifactShare: 0.5 });
     expect(lenient.issues.map((i) => i.code)).not.toContain("too_many_artifacts");
   });
+
+  it.each(["mitdb_100_full", "mitdb_100_first5min", "ltdb_14046_pvc_5min"])(
+    "brings RMSSD and SDNN of %s close to those of its annotated normal intervals alone",
+    (name) => {
+      const rows = readRrRows(name);
+      const normal = rows.map((r) => r.startBeat === "N" && r.endBeat === "N");
+      // Reference: SDNN over normal intervals; RMSSD over differences of adjacent normal intervals.
+      const nn = rows.filter((_, i) => normal[i]).map((r) => r.rr);
+      const mean = nn.reduce((a, b) => a + b, 0) / nn.length;
+      const sdnn = Math.sqrt(nn.reduce((a, b) => a + (b - mean) ** 2, 0) / (nn.length - 1));
+      let sum = 0;
+      let count = 0;
+      for (let i = 1; i < rows.length; i++) {
+        if (!normal[i] || !normal[i - 1]) continue;
+        sum += ((rows[i]?.rr ?? 0) - (rows[i - 1]?.rr ?? 0)) ** 2;
+        count++;
+      }
+      const rmssd = Math.sqrt(sum / count);
+      const result = analyzeRr(rows.map((r) => r.rr));
+      // raw is far off (measured up to 3×); corrected within 7 % (RMSSD) and 1 % (SDNN)
+      expect(result.raw?.timeDomain.rmssd).toBeGreaterThan(1.5 * rmssd);
+      expect(Math.abs((result.corrected?.timeDomain.rmssd ?? 0) / rmssd - 1)).toBeLessThan(0.1);
+      expect(Math.abs((result.corrected?.timeDomain.sdnn ?? 0) / sdnn - 1)).toBeLessThan(0.03);
+    },
+  );
 });
