@@ -46,6 +46,14 @@ function readInput(file: string): string {
   return fs.readFileSync(file === "-" ? 0 : file, "utf8");
 }
 
+/** Indented JSON with arrays of numbers (the spectrum) kept on one line each. */
+function toJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(
+    /\[\s*(-?\d[^\]{}"]*?)\s*\]/g,
+    (_, items: string) => `[${items.split(/,\s*/).join(", ")}]`,
+  );
+}
+
 function main(argv: string[]): number {
   const args = parseArgs(argv);
   if (typeof args === "string") {
@@ -85,9 +93,7 @@ function main(argv: string[]): number {
     return 1;
   }
   const result = analyzeRr(parsed.rrMs);
-  process.stdout.write(
-    args.format === "table" ? formatTable(result) : `${JSON.stringify(result, null, 2)}\n`,
-  );
+  process.stdout.write(args.format === "table" ? formatTable(result) : `${toJson(result)}\n`);
   return 0;
 }
 
