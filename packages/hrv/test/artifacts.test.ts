@@ -79,6 +79,13 @@ describe("correctArtifacts", () => {
     expect(result.artifacts?.counts.ectopic).toBeGreaterThan(0);
   });
 
+  it("reports flag indices against the input as given when invalid values were dropped", () => {
+    const rr = readRr("syn04_missed_extra_outlier");
+    const withGarbage = [Number.NaN, ...rr.slice(0, 150), -1, ...rr.slice(150)];
+    const result = analyzeRr(withGarbage);
+    expect(result.artifacts?.flags.map((f) => f.index)).toEqual([101, 201, 202, 253]);
+  });
+
   it("leaves a clean record alone: no flags and no corrected metrics", () => {
     const result = analyzeRr(readRr("syn01_sine_clean"));
     expect(result.artifacts).toEqual({

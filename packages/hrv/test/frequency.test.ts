@@ -53,6 +53,42 @@ describe("computeFrequencyDomain", () => {
   });
 });
 
+/** RR(t) = mean + amp · sin(2π f t), t = onset of the interval, `n` intervals (rounded to 1 ms). */
+function sineSeries(n: number, meanMs: number, ampMs: number, hz: number): number[] {
+  const rr: number[] = [];
+  let t = 0;
+  for (let i = 0; i < n; i++) {
+    const x = Math.round(meanMs + ampMs * Math.sin(2 * Math.PI * hz * t));
+    rr.push(x);
+    t += x / 1000;
+  }
+  return rr;
+}
+
+describe("computeFrequencyDomain on seeded sines", () => {
+  it.each([10, 20, 40])("puts a %s-ms respiratory (0.25 Hz) modulation into HF as about A²/2", (amp) => {
+    const f = computeFrequencyDomain(sineSeries(330, 900, amp, 0.25));
+    within(f.hfMs2, (amp * amp) / 2, 0.1);
+    expect(f.lfMs2).toBeLessThan(0.05 * f.hfMs2);
+  });
+
+  it.each([10, 20, 40])("puts a %s-ms baroreflex (0.1 Hz) modulation into LF as about A²/2", (amp) => {
+    const f = computeFrequencyDomain(sineSeries(330, 900, amp, 0.1));
+    within(f.lfMs2, (amp * amp) / 2, 0.1);
+    expect(f.hfMs2).toBeLessThan(0.05 * f.lfMs2);
+  });
+
+  it("raises LF/HF when the LF share grows", () => {
+    const ratios = [10, 20, 30].map((lf) => {
+      const a = sineSeries(330, 900, lf, 0.1);
+      const b = sineSeries(330, 900, 20, 0.3);
+      return computeFrequencyDomain(a.map((x, i) => x + (b[i] ?? 900) - 900)).lfHf ?? 0;
+    });
+    expect(ratios[0]).toBeLessThan(ratios[1] ?? 0);
+    expect(ratios[1]).toBeLessThan(ratios[2] ?? 0);
+  });
+});
+
 describe("analyzeRr frequency domain", () => {
   it("reports zero band powers, no ratios and no_spectral_power on a constant series", () => {
     const result = analyzeRr(readRr("syn05_constant_800"));

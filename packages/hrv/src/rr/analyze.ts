@@ -41,11 +41,11 @@ export interface AnalyzeRrOptions {
 
 /** Summary of the artifact correction (Lipponen & Tarvainen 2019), against the analysed input. */
 export interface ArtifactSummary {
-  /** Flagged intervals / analysed intervals, 0…1. */
+  /** Flagged intervals / analysed (valid) intervals, 0…1. */
   share: number;
   /** Flagged intervals per type. */
   counts: Record<ArtifactType, number>;
-  /** Each flagged interval: 0-based index into the input after dropping invalid values, and its type. */
+  /** Each flagged interval: 0-based index into `rrMs` as given (invalid values count), and its type. */
   flags: ArtifactFlag[];
 }
 
@@ -107,7 +107,7 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
   if (!(maxShare >= 0 && maxShare <= 1))
     throw new HrvError("invalid_argument", "maxArtifactShare must be in 0…1");
   const issues: RrIssue[] = [];
-  const rr = validIntervals(rrMs, issues);
+  const { rr, source } = validIntervals(rrMs, issues);
   const result: RrAnalysis = { algorithmVersion: RR_ALGORITHM_VERSION, issues };
   if (rr.length < minIntervals) {
     issues.push({ code: "too_short", intervals: rr.length, minimum: minIntervals });
@@ -115,7 +115,8 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
   }
   result.raw = seriesMetrics(rr, "raw", issues);
   const fix = correctArtifacts(rr, artifactOptions);
-  result.artifacts = { share: fix.share, counts: fix.counts, flags: fix.flags };
+  const flags = source ? fix.flags.map((f) => ({ ...f, index: source[f.index] as number })) : fix.flags;
+  result.artifacts = { share: fix.share, counts: fix.counts, flags };
   if (fix.share > maxShare)
     issues.push({ code: "too_many_artifacts", share: fix.share, threshold: maxShare });
   if (fix.flags.length === 0) return result;
@@ -125,16 +126,23 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
   return result;
 }
 
-function validIntervals(rrMs: ArrayLike<number>, issues: RrIssue[]): Float64Array {
+/** The valid values of `rrMs` and, when some were dropped, each kept value's index in `rrMs`. */
+function validIntervals(
+  rrMs: ArrayLike<number>,
+  issues: RrIssue[],
+): { rr: Float64Array; source?: Int32Array } {
   const out = new Float64Array(rrMs.length);
+  const source = new Int32Array(rrMs.length);
   let n = 0;
   for (let i = 0; i < rrMs.length; i++) {
     const x = rrMs[i];
-    if (typeof x === "number" && Number.isFinite(x) && x >= MIN_RR_MS && x <= MAX_RR_MS) out[n++] = x;
+    if (typeof x !== "number" || !(x >= MIN_RR_MS && x <= MAX_RR_MS)) continue;
+    source[n] = i;
+    out[n++] = x;
   }
-  const dropped = rrMs.length - n;
-  if (dropped > 0) issues.push({ code: "invalid_values", count: dropped });
-  return n === rrMs.length ? out : out.slice(0, n);
+  if (n === rrMs.length) return { rr: out };
+  issues.push({ code: "invalid_values", count: rrMs.length - n });
+  return { rr: out.slice(0, n), source: source.slice(0, n) };
 }
 
 function seriesMetrics(rr: Float64Array, series: SeriesName, issues: RrIssue[]): SeriesMetrics {
