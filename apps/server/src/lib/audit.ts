@@ -21,6 +21,8 @@ export type AuditAction =
   | "share.opened"
   | "role.granted"
   | "role.revoked"
+  | "customer.marked"
+  | "customer.unmarked"
   | "account.deleted";
 
 /** Control characters would let a value forge extra log lines (log injection, ASVS 16.4.1). */

@@ -1,0 +1,94 @@
+/**
+ * The operator's command line: `npm run cli -- <command> [EMAIL]` (or `node apps/server/src/cli.ts …`).
+ * It uses the server's environment (DATABASE_URL, or DATA_DIR for the embedded database). On the
+ * embedded database it takes the data-directory lock, so it refuses to run while a server holds it:
+ * PGlite has one writer, and two processes on one directory silently lose writes.
+ */
+import path from "node:path";
+import { openDatabase } from "./db/client.ts";
+import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
+import { ConfigError, loadConfig } from "./lib/config.ts";
+import {
+  type CommandResult,
+  changeCustomerMark,
+  changeOperatorRole,
+  formatUserList,
+} from "./modules/operators/operators.service.ts";
+
+const USAGE = `Usage: npm run cli -- <command> [EMAIL]
+
+Commands:
+  grant-operator EMAIL    give the account the operator role
+  revoke-operator EMAIL   take the operator role away
+  mark-customer EMAIL     count the account as a customer (BILLING_MODE=sandbox, until billing lands)
+  unmark-customer EMAIL   remove that mark
+  list-users              every account with its role and customer mark
+
+Runs against DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
+
+type Command = (db: Parameters<typeof changeOperatorRole>[0], email: string) => Promise<CommandResult>;
+
+const COMMANDS: Record<string, Command> = {
+  "grant-operator": (db, email) => changeOperatorRole(db, email, true),
+  "revoke-operator": (db, email) => changeOperatorRole(db, email, false),
+  "mark-customer": (db, email) => changeCustomerMark(db, email, true),
+  "unmark-customer": (db, email) => changeCustomerMark(db, email, false),
+};
+
+/** Exit codes: 0 done, 1 refused or failed (message on stderr), 2 usage error. */
+async function run(argv: string[]): Promise<number> {
+  const [command, email, ...rest] = argv;
+  const known = command === "list-users" || (command !== undefined && command in COMMANDS);
+  if (
+    !known ||
+    rest.length > 0 ||
+    (command !== "list-users" && !email) ||
+    (command === "list-users" && email)
+  ) {
+    process.stderr.write(`${command && !known ? `tonus: unknown command ${command}\n\n` : ""}${USAGE}\n`);
+    return 2;
+  }
+  const config = loadConfig(process.env);
+  let release = () => {};
+  if (!config.DATABASE_URL) {
+    try {
+      release = acquireDataDirLock(config.DATA_DIR, (pid) =>
+        process.stderr.write(`tonus: taking over a stale lock on ${config.DATA_DIR} left by pid ${pid}\n`),
+      );
+    } catch (error) {
+      if (error instanceof DataDirLockedError) {
+        process.stderr.write(
+          `tonus: ${error.message}\ntonus: the embedded database has one writer: stop the server, run the command, start the server again.\n`,
+        );
+        return 1;
+      }
+      throw error;
+    }
+    removeStalePostmasterPid(path.join(config.DATA_DIR, "pgdata"));
+  }
+  const database = await openDatabase({
+    url: config.DATABASE_URL,
+    pgliteDir: path.join(config.DATA_DIR, "pgdata"),
+  });
+  try {
+    if (command === "list-users") {
+      process.stdout.write(`${await formatUserList(database.db)}\n`);
+      return 0;
+    }
+    const result = await (COMMANDS[command as string] as Command)(database.db, email as string);
+    (result.ok ? process.stdout : process.stderr).write(`${result.ok ? "" : "tonus: "}${result.message}\n`);
+    return result.ok ? 0 : 1;
+  } finally {
+    await database.close();
+    release();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    const message = error instanceof ConfigError || error instanceof Error ? error.message : String(error);
+    process.stderr.write(`tonus: ${message}\n`);
+    process.exit(1);
+  },
+);
