@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { analyzeRr, HrvError, RR_ALGORITHM_VERSION } from "../src/index.ts";
+import {
+  analyzeRr,
+  computeBaevsky,
+  computeFrequencyDomain,
+  computeTimeDomain,
+  HrvError,
+  RR_ALGORITHM_VERSION,
+} from "../src/index.ts";
 import { readRr } from "./load.ts";
 
 /** A seeded series around `meanMs` with small respiratory-like variation. */
@@ -63,5 +70,30 @@ describe("analyzeRr", () => {
     const b = analyzeRr(doubled).raw?.timeDomain;
     expect(b?.sdnn).toBeCloseTo(2 * (a?.sdnn ?? 0), 6);
     expect(b?.rmssd).toBeCloseTo(2 * (a?.rmssd ?? 0), 6);
+  });
+});
+
+describe("the building blocks", () => {
+  it("throw HrvError when called directly with fewer intervals than they need", () => {
+    expect(() => computeTimeDomain([800, 810])).toThrow(HrvError);
+    expect(() => computeBaevsky([800, 810, 820, 830, 840, 850, 860])).toThrow(HrvError);
+    expect(() => computeFrequencyDomain(new Array(15).fill(800))).toThrow(HrvError);
+  });
+
+  it("give finite results at their minimum lengths", () => {
+    expect(Number.isFinite(computeTimeDomain([800, 810, 790]).sdsd)).toBe(true);
+    expect(computeBaevsky([800, 810, 820, 830, 840, 850, 860, 870]).si).toBeGreaterThan(0);
+    const rr = Array.from({ length: 16 }, (_, i) => 800 + 30 * Math.sin(i));
+    const f = computeFrequencyDomain(rr);
+    expect(Number.isFinite(f.totalPowerMs2)).toBe(true);
+  });
+});
+
+describe("computeFrequencyDomain on a record too short for any band", () => {
+  it("returns an empty spectrum and zero powers instead of bins above 0.5 Hz", () => {
+    const f = computeFrequencyDomain(Array.from({ length: 16 }, (_, i) => 300 + 10 * (i % 2)));
+    expect(f.spectrum.frequencyHz).toEqual([]);
+    expect(f.totalPowerMs2).toBe(0);
+    expect(f.lfHf).toBeUndefined();
   });
 });

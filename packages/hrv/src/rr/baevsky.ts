@@ -1,3 +1,4 @@
+import { HrvError } from "./issues.ts";
 import { roundExactHalfUp } from "./stats.ts";
 
 /**
@@ -43,10 +44,11 @@ const BIN_MS = 50;
 
 /**
  * Computes {@link Baevsky} for `rr` (ms, positive, at least 8 intervals so that the trimmed range
- * exists; the caller checks). `sorted` may be passed to reuse an ascending copy of `rr`.
+ * exists; the caller checks, fewer throws {@link HrvError}). `sorted` may be passed to reuse an ascending copy of `rr`.
  */
 export function computeBaevsky(rr: ArrayLike<number>, sorted?: ArrayLike<number>): Baevsky {
   const n = rr.length;
+  if (n < 8) throw new HrvError("invalid_argument", "computeBaevsky needs at least 8 intervals");
   const asc = sorted ?? Float64Array.from(rr).sort();
   const lo = asc[0] as number;
   const hi = asc[n - 1] as number;

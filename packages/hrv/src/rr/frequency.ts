@@ -1,3 +1,4 @@
+import { HrvError } from "./issues.ts";
 import { evaluateQuadraticSpline, fitQuadraticSpline } from "./spline.ts";
 
 /**
@@ -46,9 +47,12 @@ const ZERO_POWER_MS2 = 1e-9;
 
 /**
  * Computes {@link FrequencyDomain} for `rr` (ms, positive, time order; the caller requires more than
- * 280 intervals, spec §5).
+ * 280 intervals, spec §5; below 16 intervals — too few for a single Welch segment with a band in
+ * it — it throws {@link HrvError}).
  */
 export function computeFrequencyDomain(rr: ArrayLike<number>): FrequencyDomain {
+  if (rr.length < 16)
+    throw new HrvError("invalid_argument", "computeFrequencyDomain needs at least 16 intervals");
   const signal = resample(rr);
   const { freqs, psd } = welch(signal);
   const vlf = bandPower(freqs, psd, BANDS.vlf);
@@ -111,9 +115,10 @@ function welch(x: Float64Array): { freqs: Float64Array; psd: Float64Array } {
   const df = 1 / (nfft * (1 / FS));
   let kLo = 0;
   while (kLo * df < fMin) kLo++;
-  let kHi = kLo;
+  let kHi = kLo - 1;
   while ((kHi + 1) * df <= 0.5 && kHi + 1 <= nfft / 2) kHi++;
-  const bins = kHi - kLo + 1;
+  // Very short records have f_min above 0.5 Hz: no bins, an empty spectrum and zero band powers.
+  const bins = Math.max(0, kHi - kLo + 1);
   const coef = new Float64Array(bins);
   for (let b = 0; b < bins; b++) coef[b] = 2 * Math.cos((2 * Math.PI * (kLo + b)) / nfft);
   const psd = new Float64Array(bins);

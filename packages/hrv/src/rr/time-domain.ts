@@ -1,3 +1,4 @@
+import { HrvError } from "./issues.ts";
 import { mean, medianSorted, sd } from "./stats.ts";
 
 /**
@@ -45,10 +46,11 @@ export interface TimeDomain {
 
 /**
  * Computes {@link TimeDomain} for `rr` (ms, at least 3 positive finite intervals; the caller checks
- * length and validity and reports issues).
+ * length and validity and reports issues; fewer than 3 throws {@link HrvError}).
  */
 export function computeTimeDomain(rr: ArrayLike<number>): TimeDomain {
   const n = rr.length;
+  if (n < 3) throw new HrvError("invalid_argument", "computeTimeDomain needs at least 3 intervals");
   let instHr = 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
