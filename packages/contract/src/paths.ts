@@ -29,4 +29,6 @@ export const API = {
   academyCourse: "/dashboard_api/v1/academy/courses/:courseId/",
   academyMaterial: "/dashboard_api/v1/academy/materials/:materialId/",
   academyProgress: "/dashboard_api/v1/academy/materials/:materialId/progress/",
+  /** Images beside the academy content, by course folder and relative path. */
+  academyMedia: "/media/academy/:courseId/*",
 } as const;

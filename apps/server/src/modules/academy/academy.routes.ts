@@ -1,3 +1,5 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import {
   AcademyCourseResponseSchema,
   AcademyCoursesResponseSchema,
@@ -12,11 +14,22 @@ import {
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { academyDataSection } from "./academy.data.ts";
-import { getCourse, getMaterial, listCourses, updateProgress } from "./academy.service.ts";
-import { reloadAcademy } from "./academy.sync.ts";
+import { ACADEMY_MEDIA_URL, getCourse, getMaterial, listCourses, updateProgress } from "./academy.service.ts";
+import { academyMediaUrl, reloadAcademy } from "./academy.sync.ts";
+import { DEFAULT_ACADEMY_DIR } from "./content.ts";
+
+const IMAGE_TYPES: Record<string, string> = {
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+};
+const MediaParamsSchema = z.object({ courseId: z.string().max(200), "*": z.string().max(500) });
 
 // A malformed id can never name a course or material: answer 404 like any unknown id.
 const IdSchema = z.string().max(200);
@@ -93,5 +106,28 @@ export async function registerAcademyRoutes(app: FastifyInstance, ctx: AppContex
     },
     async (request) =>
       updateProgress(ctx, requireUserId(request), knownSlug(request.params.materialId), request.body),
+  );
+
+  // Images beside the content (rewritten to these addresses at load time); nothing else is served.
+  const contentDir = path.resolve(ctx.config.academyContentDir ?? DEFAULT_ACADEMY_DIR);
+  r.get(
+    API.academyMedia,
+    { config: { access: "public" }, schema: { params: MediaParamsSchema } },
+    async (request, reply) => {
+      const { courseId, "*": rest } = request.params;
+      const url = academyMediaUrl(courseId, rest);
+      const file = path.resolve(contentDir, courseId, rest);
+      const type = IMAGE_TYPES[path.extname(file).toLowerCase()];
+      if (!ACADEMY_MEDIA_URL.test(url) || !file.startsWith(contentDir + path.sep) || !type) {
+        throw new AppError("not_found", "Not found");
+      }
+      const data = await readFile(file).catch(() => null);
+      if (!data) throw new AppError("not_found", "Not found");
+      return reply
+        .type(type)
+        .header("x-content-type-options", "nosniff")
+        .header("cache-control", "public, max-age=3600")
+        .send(data);
+    },
   );
 }

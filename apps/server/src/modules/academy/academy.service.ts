@@ -36,13 +36,16 @@ import { isSafeExternalUrl, renderMarkdown, splitIntroduction } from "./markdown
 type Ctx = Pick<AppContext, "config" | "database">;
 
 const SITE_MATERIAL_LINK = /^\/lms\/materials\/[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** A content image as rewritten at load time: a course id, then safe path segments, an image extension. */
+export const ACADEMY_MEDIA_URL =
+  /^\/media\/academy\/[a-z0-9]+(?:-[a-z0-9]+)*\/(?:[A-Za-z0-9_-][A-Za-z0-9._-]*\/)*[A-Za-z0-9_-][A-Za-z0-9._-]*\.(?:png|jpe?g|gif|webp)$/;
 
 /** Link targets survive only as http(s) URLs or links to other materials (rewritten at load time). */
 function renderSafely(markdown: string): string {
   return renderMarkdown(markdown, {
     resolveLink: (target) => (isSafeExternalUrl(target) || SITE_MATERIAL_LINK.test(target) ? target : null),
-    // Content images are not served yet: their alt text is shown instead.
-    resolveImage: () => null,
+    // Only files beside the content, rewritten to media addresses at load time; anything else shows its alt text.
+    resolveImage: (source) => (ACADEMY_MEDIA_URL.test(source) ? source : null),
   });
 }
 

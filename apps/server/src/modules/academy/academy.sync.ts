@@ -36,7 +36,7 @@ export async function syncAcademyContent(db: Db, content: AcademyContent): Promi
     position: course.order,
     title: course.title,
     description: course.description,
-    cover: course.cover,
+    cover: course.cover ? academyMediaUrl(course.id, course.cover) : null,
     active: true,
   }));
   const materialRows = courses.flatMap((course) =>
@@ -47,7 +47,7 @@ export async function syncAcademyContent(db: Db, content: AcademyContent): Promi
         if (!version) continue;
         stored[locale] = {
           title: version.title,
-          markdown: rewriteMaterialLinks(version.markdown, course.dir, content),
+          markdown: rewriteMaterialLinks(version.markdown, course, content),
           quiz: version.quiz,
         };
       }
@@ -82,14 +82,30 @@ export async function reloadAcademy(db: Db, rootDir?: string): Promise<SyncResul
   return syncAcademyContent(db, loadAcademyContent(rootDir));
 }
 
+/** The public address of a file inside a course folder (served by the academy media route). */
+export function academyMediaUrl(courseId: string, relativePath: string): string {
+  const clean = path.posix.normalize(relativePath.replaceAll("\\", "/")).replace(/^(\.\/)+/, "");
+  return `/media/academy/${courseId}/${clean}`;
+}
+
 /**
- * Turns links to other material files into site paths at load time, so stored Markdown no longer
- * depends on where the files were. Unresolvable relative links stay as they are and render as text.
+ * Turns links to other material files into site paths and images beside the content into media
+ * addresses at load time, so stored Markdown no longer depends on where the files were. Unresolvable
+ * relative links stay as they are and render as text.
  */
-function rewriteMaterialLinks(markdown: string, courseDir: string, content: AcademyContent): string {
+function rewriteMaterialLinks(
+  markdown: string,
+  course: { id: string; dir: string },
+  content: AcademyContent,
+): string {
   return markdown.replace(MARKDOWN_LINK, (whole, bang: string, label: string, target: string) => {
-    if (bang === "!" || /^https?:\/\//i.test(target)) return whole;
-    const slug = resolveMaterialLink(path.resolve(courseDir), target, content.courses);
+    if (/^https?:\/\//i.test(target)) return whole;
+    if (bang === "!") {
+      const file = path.resolve(course.dir, target);
+      const inside = file.startsWith(path.resolve(course.dir) + path.sep);
+      return inside ? `![${label}](${academyMediaUrl(course.id, path.relative(course.dir, file))})` : whole;
+    }
+    const slug = resolveMaterialLink(path.resolve(course.dir), target, content.courses);
     return slug ? `[${label}](/lms/materials/${slug})` : whole;
   });
 }

@@ -15,6 +15,11 @@ const courseUrl = (id: string) => API.academyCourse.replace(":courseId", id);
 const materialUrl = (id: string) => API.academyMaterial.replace(":materialId", id);
 const progressUrl = (id: string) => API.academyProgress.replace(":materialId", id);
 
+const PNG_BYTES = Buffer.from(
+  "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=",
+  "base64",
+);
+
 /** A content folder with one extra course whose material exists only in English. */
 function writeFixtureContent(root: string): string {
   const dir = path.join(root, "content");
@@ -27,8 +32,10 @@ function writeFixtureContent(root: string): string {
   );
   writeFileSync(
     path.join(course, "1-english-only.en.md"),
-    "---\ntitle: English only\nslug: english-only\norder: 1\nkind: article\nduration_min: 2\npro: false\nparameters: []\n---\n\nText.\n\n## Sources\n\n- Ref.\n",
+    "---\ntitle: English only\nslug: english-only\norder: 1\nkind: article\nduration_min: 2\npro: false\nparameters: []\n---\n\nText.\n\n![A tachogram](images/pic.png)\n\n## Sources\n\n- Ref.\n",
   );
+  mkdirSync(path.join(course, "images"));
+  writeFileSync(path.join(course, "images", "pic.png"), PNG_BYTES);
   return dir;
 }
 
@@ -235,7 +242,7 @@ describe.each(BACKENDS)("academy API on %s", (backend) => {
     const en = (await new TestClient(app).get(`${materialUrl("english-only")}?language=en`)).json();
     expect(en).toMatchObject({
       available: true,
-      html: "<p>Text.</p>\n<h2>Sources</h2>\n<ul><li>Ref.</li></ul>",
+      html: expect.stringMatching(/^<p>Text\.<\/p>\n.*<h2>Sources<\/h2>\n<ul><li>Ref\.<\/li><\/ul>$/s),
     });
   });
 
@@ -251,5 +258,35 @@ describe.each(BACKENDS)("academy API on %s", (backend) => {
       kind: "exercise",
       pacer: { inhale_s: 4, exhale_s: 6, duration_min: 5 },
     });
+  });
+
+  it("serves images beside the content and nothing else from the content folder", async () => {
+    const media = await buildTestApp(app.ctx.database, { ACADEMY_CONTENT_DIR: fixtureDir });
+    try {
+      await reloadAcademy(media.ctx.database.db, fixtureDir);
+      const client = new TestClient(media);
+      const html = (await client.get(materialUrl("english-only"))).json().html;
+      expect(html).toContain('<img src="/media/academy/fixture-course/images/pic.png" alt="A tachogram"');
+      const image = await client.get("/media/academy/fixture-course/images/pic.png");
+      expect(image.statusCode).toBe(200);
+      expect(image.headers["content-type"]).toBe("image/png");
+      expect(image.headers["x-content-type-options"]).toBe("nosniff");
+      expect(image.rawPayload.equals(PNG_BYTES)).toBe(true);
+      for (const url of [
+        "/media/academy/fixture-course/1-english-only.en.md",
+        "/media/academy/fixture-course/course.yaml",
+        "/media/academy/fixture-course/images/missing.png",
+        "/media/academy/fixture-course/../hrv-basics/course.yaml",
+        "/media/academy/fixture-course/%2e%2e/%2e%2e/%2e%2e/etc/passwd.png",
+        "/media/academy/..%2f..%2fetc/passwd.png",
+        "/media/academy/fixture-course/images/.hidden.png",
+      ]) {
+        const res = await client.get(url);
+        expect(res.statusCode, url).toBe(404);
+        expect(res.json().code, url).toBe("not_found");
+      }
+    } finally {
+      await media.close();
+    }
   });
 });
