@@ -77,7 +77,7 @@ export interface RrAnalysis {
 }
 
 const DEFAULT_MIN_INTERVALS = 20;
-/** Spectral analysis needs more than this many intervals (spec §5, §9: "more than 280 beats"). */
+/** Fewest intervals for spectral analysis: 281 (spec §5, §9: "more than 280 beats"). */
 export const MIN_FREQUENCY_INTERVALS = 281;
 const DEFAULT_MAX_ARTIFACT_SHARE = 0.1;
 
