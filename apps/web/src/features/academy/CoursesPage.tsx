@@ -32,6 +32,9 @@ export default function CoursesPage() {
       <ul className="academy-courses">
         {courses.data.map((course) => (
           <li key={course.id} className="card academy-course">
+            {course.cover && (
+              <img className="academy-course__cover" src={course.cover} alt="" loading="lazy" />
+            )}
             <h2 className="card__title">
               <Link to={`/lms/courses/${encodeURIComponent(course.id)}`}>{course.title}</Link>
             </h2>
