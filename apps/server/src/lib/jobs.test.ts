@@ -45,7 +45,11 @@ describe.each(BACKENDS)("background jobs on %s", (backend) => {
   beforeAll(async () => {
     database = await getTestDatabase(backend);
   });
+  /** Queues the tests created (random names, so reruns never see old jobs); dropped at the end. */
+  const queues: string[] = [];
   afterAll(async () => {
+    const boss = apps[0]?.ctx.services.jobs.boss;
+    for (const name of queues) await boss?.deleteQueue(name);
     for (const app of apps) await app.close();
   });
 
@@ -54,6 +58,7 @@ describe.each(BACKENDS)("background jobs on %s", (backend) => {
     workJobs = true,
   ) {
     const app = await buildTestApp(database, {}, { modules: [module.register], workJobs });
+    if (module.refs.echo && !queues.includes(module.refs.echo.name)) queues.push(module.refs.echo.name);
     apps.push(app);
     return app;
   }
