@@ -53,10 +53,7 @@ describe.each(BACKENDS)("background jobs on %s", (backend) => {
     for (const app of apps) await app.close();
   });
 
-  async function start(
-    module: { register: (app: FastifyInstance, ctx: AppContext) => void },
-    workJobs = true,
-  ) {
+  async function start(module: ReturnType<typeof echoModule>, workJobs = true) {
     const app = await buildTestApp(database, {}, { modules: [module.register], workJobs });
     if (module.refs.echo && !queues.includes(module.refs.echo.name)) queues.push(module.refs.echo.name);
     apps.push(app);
