@@ -1,7 +1,7 @@
 // The `--format table` rendering of an analyzeRr result: one row per metric with the raw and (when
 // artifacts were corrected) corrected values. Labels are the JSON keys, so the table needs no
 // translation and maps one-to-one onto docs/json-keys.md.
-import type { RrAnalysis, SeriesMetrics } from "../src/index.ts";
+import type { PpgAnalysis, RrAnalysis, SeriesMetrics } from "../src/index.ts";
 
 type Row = [label: string, raw: unknown, corrected: unknown];
 
@@ -59,4 +59,22 @@ export function formatTable(result: RrAnalysis): string {
     }
   }
   return `${lines.join("\n")}\n`;
+}
+
+/** The `ppg --format table` rendering: pulse detection summary, then the RR table of the intervals. */
+export function formatPpgTable(result: { ppg: PpgAnalysis; rr?: RrAnalysis }): string {
+  const { ppg } = result;
+  const lines = [
+    `pulses            ${ppg.beats.length} (${ppg.ppMs.length} intervals, ${(ppg.goodShare * 100).toFixed(1)} % usable)`,
+    `fingerPresent     ${ppg.fingerPresent}`,
+    `hrBpm             ${fmt(ppg.hrBpm)}`,
+    `rmssdMs           ${fmt(ppg.rmssdMs)}`,
+    `sampleRateHz      ${fmt(ppg.sampleRateHz)}`,
+  ];
+  for (const issue of ppg.issues) {
+    const { code, ...data } = issue;
+    lines.push(`ppg issue         ${code} ${JSON.stringify(data)}`);
+  }
+  const rr = result.rr ? `\n[rr]\n${formatTable(result.rr)}` : "";
+  return `${lines.join("\n")}\n${rr}`;
 }
