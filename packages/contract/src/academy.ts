@@ -145,3 +145,12 @@ export const AcademyProgressResponseSchema = z.object({
   materials_finished: z.number().int(),
 });
 export type AcademyProgressResponse = z.infer<typeof AcademyProgressResponseSchema>;
+
+/**
+ * Which materials explain each measurement parameter (from the materials' front matter), for the
+ * measurement decoding's "learn more" links: parameter key → materials in course order.
+ */
+export const AcademyParameterLinkSchema = z.object({ id: z.string(), course: z.string(), title: z.string() });
+export type AcademyParameterLink = z.infer<typeof AcademyParameterLinkSchema>;
+export const AcademyParameterIndexSchema = z.record(z.string(), z.array(AcademyParameterLinkSchema));
+export type AcademyParameterIndex = z.infer<typeof AcademyParameterIndexSchema>;

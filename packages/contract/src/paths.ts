@@ -29,6 +29,7 @@ export const API = {
   academyCourse: "/dashboard_api/v1/academy/courses/:courseId/",
   academyMaterial: "/dashboard_api/v1/academy/materials/:materialId/",
   academyProgress: "/dashboard_api/v1/academy/materials/:materialId/progress/",
+  academyParameters: "/dashboard_api/v1/academy/parameters/",
   /** Images beside the academy content, by course folder and relative path. */
   academyMedia: "/media/academy/:courseId/*",
 } as const;

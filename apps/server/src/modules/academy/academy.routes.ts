@@ -5,6 +5,7 @@ import {
   AcademyCoursesResponseSchema,
   AcademyLanguageQuerySchema,
   AcademyMaterialResponseSchema,
+  AcademyParameterIndexSchema,
   AcademyProgressResponseSchema,
   AcademyProgressUpdateSchema,
   AcademySlugSchema,
@@ -18,7 +19,14 @@ import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { academyDataSection } from "./academy.data.ts";
-import { ACADEMY_MEDIA_URL, getCourse, getMaterial, listCourses, updateProgress } from "./academy.service.ts";
+import {
+  ACADEMY_MEDIA_URL,
+  getCourse,
+  getMaterial,
+  listCourses,
+  listParameterMaterials,
+  updateProgress,
+} from "./academy.service.ts";
 import { academyMediaUrl, reloadAcademy } from "./academy.sync.ts";
 import { DEFAULT_ACADEMY_DIR } from "./content.ts";
 
@@ -92,6 +100,15 @@ export async function registerAcademyRoutes(app: FastifyInstance, ctx: AppContex
     },
     async (request) =>
       getMaterial(ctx, viewerId(request), knownSlug(request.params.materialId), languageOf(request.query)),
+  );
+
+  r.get(
+    API.academyParameters,
+    {
+      config: { access: "public" },
+      schema: { querystring: AcademyLanguageQuerySchema, response: { 200: AcademyParameterIndexSchema } },
+    },
+    async (request) => listParameterMaterials(ctx, languageOf(request.query)),
   );
 
   r.post(

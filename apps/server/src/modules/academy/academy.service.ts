@@ -3,6 +3,7 @@ import {
   type AcademyCourseSummary,
   type AcademyMaterialItem,
   type AcademyMaterialResponse,
+  type AcademyParameterIndex,
   AcademyParameterSchema,
   type AcademyProgressUpdate,
   type Locale,
@@ -146,6 +147,26 @@ export async function listCourses(
 }
 
 /** Free access: a visitor gets state 0 everywhere. */
+/** Parameter key → the active materials whose front matter lists it, in course then material order. */
+export async function listParameterMaterials(ctx: Ctx, language: Locale): Promise<AcademyParameterIndex> {
+  const courses = await listActiveCourses(ctx.database.db);
+  const courseOrder = new Map(courses.map((course, index) => [course.id, index]));
+  const materials = (await listActiveMaterials(ctx.database.db))
+    .filter((material) => courseOrder.has(material.courseId))
+    .sort(
+      (a, b) =>
+        (courseOrder.get(a.courseId) ?? 0) - (courseOrder.get(b.courseId) ?? 0) || a.position - b.position,
+    );
+  const index: AcademyParameterIndex = {};
+  for (const material of materials) {
+    const title = pickVersion(material, language)?.title ?? material.id;
+    for (const parameter of ParametersSchema.parse(material.parameters)) {
+      (index[parameter] ??= []).push({ id: material.id, course: material.courseId, title });
+    }
+  }
+  return index;
+}
+
 export async function getCourse(
   ctx: Ctx,
   userId: string | null,

@@ -289,4 +289,15 @@ describe.each(BACKENDS)("academy API on %s", (backend) => {
       await media.close();
     }
   });
+
+  it("indexes which materials explain each measurement parameter, in course order", async () => {
+    const res = await new TestClient(app).get(`${API.academyParameters}?language=ru`);
+    expect(res.statusCode).toBe(200);
+    const index = res.json() as Record<string, { id: string; course: string; title: string }[]>;
+    expect(index.rmssd?.[0]).toMatchObject({ id: "time-domain", course: "hrv-basics" });
+    expect(index.rmssd?.map((link) => link.id)).toContain("resonance-breathing");
+    expect(index.stress_index?.map((link) => link.course)).toContain("stress-recovery");
+    expect(index.rmssd?.[0]?.title).toMatch(/[а-я]/i);
+    for (const links of Object.values(index)) expect(links.length).toBeGreaterThan(0);
+  });
 });
