@@ -9,6 +9,7 @@ import { findRoute, matchRoute } from "../../app/routes.ts";
 import { changeLanguage } from "../../i18n/index.ts";
 import { configureApiClient } from "../../shared/api/client.ts";
 import { fillPath, materialPath, resumeTarget } from "./academy-api.ts";
+import { LearnMore } from "./LearnMore.tsx";
 import { breathsPerMinute, pacerPhase } from "./pacer-phase.ts";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -203,5 +204,38 @@ describe("academy pages", { timeout: 20_000 }, () => {
     fireEvent.click(screen.getByRole("button", { name: "Читать на русском" }));
     expect(await screen.findByText("Текст")).toBeTruthy();
     expect(asked.at(-1)).toContain("language=ru");
+  });
+
+  it("links a measurement parameter to the materials that explain it", async () => {
+    configureApiClient({
+      fetch: async (input) =>
+        String(input).startsWith(API.academyParameters)
+          ? json(200, {
+              rmssd: [{ id: "time-domain", course: "hrv-basics", title: "rMSSD, SDNN and pNN50" }],
+            })
+          : json(404, { error: "not found", code: "not_found" }),
+    });
+    const router = createMemoryRouter(
+      [
+        {
+          path: "*",
+          element: (
+            <>
+              <LearnMore parameter="rmssd" />
+              <LearnMore parameter="vlf" />
+            </>
+          ),
+        },
+      ],
+      { initialEntries: ["/measure-details/1"] },
+    );
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    const link = await screen.findByRole("link", { name: "rMSSD, SDNN and pNN50" });
+    expect(link.getAttribute("href")).toBe("/lms/courses/hrv-basics/time-domain");
+    expect(screen.getAllByText(/Learn more/)).toHaveLength(1);
   });
 });
