@@ -15,10 +15,13 @@ export class BoundedQueue {
   #running = 0;
   readonly #waiting: (() => void)[] = [];
 
-  constructor(
-    readonly concurrency: number,
-    readonly maxWaiting: number,
-  ) {}
+  readonly concurrency: number;
+  readonly maxWaiting: number;
+
+  constructor(concurrency: number, maxWaiting: number) {
+    this.concurrency = concurrency;
+    this.maxWaiting = maxWaiting;
+  }
 
   get running(): number {
     return this.#running;
