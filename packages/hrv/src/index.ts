@@ -5,6 +5,7 @@
  */
 
 export * from "./ble/index.ts";
+export * from "./bp-indices/index.ts";
 export * from "./files/index.ts";
 export * from "./ppg/index.ts";
 export {
