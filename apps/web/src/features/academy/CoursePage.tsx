@@ -1,7 +1,7 @@
 import type { AcademyMaterialItem } from "@tonus/contract";
 import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { getCurrentLanguage } from "../../i18n/index.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -45,13 +45,7 @@ export default function CoursePage() {
           </Link>
         </p>
       )}
-      {!isSignedIn && (
-        <p className="muted">
-          <Link to={`/user/login?destination=${encodeURIComponent(window.location.pathname)}`}>
-            {t("academy.sign_in_to_track")}
-          </Link>
-        </p>
-      )}
+      {!isSignedIn && <SignInToTrack />}
       {data.materials.length === 0 ? (
         <p className="empty-state">{t("academy.no_materials")}</p>
       ) : (
@@ -109,6 +103,19 @@ export function Breadcrumbs({ course }: { course?: { id: string; title: string }
         </>
       )}
     </nav>
+  );
+}
+
+/** For visitors: sign in (and come back here) to keep progress. */
+export function SignInToTrack() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  return (
+    <p className="muted">
+      <Link to={`/user/login?destination=${encodeURIComponent(pathname)}`}>
+        {t("academy.sign_in_to_track")}
+      </Link>
+    </p>
   );
 }
 

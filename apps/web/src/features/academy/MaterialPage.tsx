@@ -9,7 +9,7 @@ import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { useAuth } from "../auth/use-auth.ts";
 import { materialPath, useCourse, useMaterial, useUpdateProgress } from "./academy-api.ts";
-import { AcademyLoadError, Breadcrumbs } from "./CoursePage.tsx";
+import { AcademyLoadError, Breadcrumbs, SignInToTrack } from "./CoursePage.tsx";
 import { Pacer } from "./Pacer.tsx";
 import { Quiz } from "./Quiz.tsx";
 import { useRouteParams } from "./use-route-params.ts";
@@ -128,13 +128,7 @@ function MaterialView({
               <p>{t("academy.save_failed")}</p>
             </Alert>
           )}
-          {!isSignedIn && (
-            <p className="muted">
-              <Link to={`/user/login?destination=${encodeURIComponent(window.location.pathname)}`}>
-                {t("academy.sign_in_to_track")}
-              </Link>
-            </p>
-          )}
+          {!isSignedIn && <SignInToTrack />}
         </>
       )}
 
