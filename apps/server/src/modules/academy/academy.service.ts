@@ -161,7 +161,9 @@ export async function listParameterMaterials(ctx: Ctx, language: Locale): Promis
   for (const material of materials) {
     const title = pickVersion(material, language)?.title ?? material.id;
     for (const parameter of ParametersSchema.parse(material.parameters)) {
-      (index[parameter] ??= []).push({ id: material.id, course: material.courseId, title });
+      const links = index[parameter] ?? [];
+      links.push({ id: material.id, course: material.courseId, title });
+      index[parameter] = links;
     }
   }
   return index;
