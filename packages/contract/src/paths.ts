@@ -32,4 +32,14 @@ export const API = {
   academyParameters: "/dashboard_api/v1/academy/parameters/",
   /** Images beside the academy content, by course folder and relative path. */
   academyMedia: "/media/academy/:courseId/*",
+  /** The signed-in user's HRV measurements: list (GET), upload (POST, idempotent by client_id). */
+  measurements: "/dashboard_api/v1/measurements/",
+  /** One measurement: detail (GET), edit tags/labels/feel/mood (PATCH), delete (DELETE). */
+  measurement: "/dashboard_api/v1/measurements/:id/",
+  /** The one measurement a share link (kind "measurement") opens, read-only; `Authorization: Token tsh_…`. */
+  sharedMeasurement: "/dashboard_api/v1/shared/measurement/",
+  /** The signed-in user's blood-pressure readings: list (GET), add (POST, idempotent by client_id). */
+  bpReadings: "/dashboard_api/v1/bp/readings/",
+  /** One reading: GET, PATCH, DELETE. */
+  bpReading: "/dashboard_api/v1/bp/readings/:id/",
 } as const;

@@ -1,0 +1,104 @@
+import { z } from "zod";
+import { TimeZoneSchema } from "./common.ts";
+
+/**
+ * Blood-pressure readings (spec §3 "Blood pressure entry": systolic, diastolic; issue 5 adds pulse,
+ * time, arm and note). Pressures in mmHg, pulse in beats per minute. `client_id` (a UUID the client
+ * chooses) makes a create idempotent: a retry with the same id answers the stored reading.
+ */
+export const BP_LIMITS = {
+  systolic: { min: 60, max: 300 },
+  diastolic: { min: 30, max: 200 },
+  pulse: { min: 25, max: 250 },
+  noteMax: 500,
+} as const;
+
+export const BpArmSchema = z.enum(["left", "right"]);
+export type BpArm = z.infer<typeof BpArmSchema>;
+
+/** 2018 ESC/ESH office category (packages/hrv `bpCategory`); the web maps each to a colour and text. */
+export const BpCategorySchema = z.enum([
+  "optimal",
+  "normal",
+  "high_normal",
+  "grade_1",
+  "grade_2",
+  "grade_3",
+  "isolated_systolic_1",
+  "isolated_systolic_2",
+  "isolated_systolic_3",
+]);
+export type BpCategory = z.infer<typeof BpCategorySchema>;
+
+/** An instant with an offset, e.g. `2026-11-23T08:15:00+03:00` or `…Z`. */
+export const InstantSchema = z.iso.datetime({ offset: true });
+
+const systolic = z.number().int().min(BP_LIMITS.systolic.min).max(BP_LIMITS.systolic.max);
+const diastolic = z.number().int().min(BP_LIMITS.diastolic.min).max(BP_LIMITS.diastolic.max);
+const pulse = z.number().int().min(BP_LIMITS.pulse.min).max(BP_LIMITS.pulse.max);
+const note = z.string().trim().max(BP_LIMITS.noteMax);
+
+const systolicAboveDiastolic = (v: { systolic?: number; diastolic?: number }) =>
+  v.systolic === undefined || v.diastolic === undefined || v.systolic > v.diastolic;
+const SYS_DIA_MESSAGE = { message: "Systolic pressure must be above diastolic", path: ["systolic"] };
+
+export const BpReadingCreateSchema = z
+  .strictObject({
+    client_id: z.uuid().optional(),
+    systolic,
+    diastolic,
+    pulse: pulse.nullable().optional(),
+    measured_at: InstantSchema,
+    time_zone: TimeZoneSchema,
+    arm: BpArmSchema.nullable().optional(),
+    note: note.optional(),
+  })
+  .refine(systolicAboveDiastolic, SYS_DIA_MESSAGE);
+export type BpReadingCreate = z.infer<typeof BpReadingCreateSchema>;
+
+/** PATCH: any subset; the stored reading after the change must still have systolic above diastolic. */
+export const BpReadingUpdateSchema = z
+  .strictObject({
+    systolic: systolic.optional(),
+    diastolic: diastolic.optional(),
+    pulse: pulse.nullable().optional(),
+    measured_at: InstantSchema.optional(),
+    time_zone: TimeZoneSchema.optional(),
+    arm: BpArmSchema.nullable().optional(),
+    note: note.optional(),
+  })
+  .refine(systolicAboveDiastolic, SYS_DIA_MESSAGE);
+export type BpReadingUpdate = z.infer<typeof BpReadingUpdateSchema>;
+
+export const BpReadingSchema = z.object({
+  id: z.string(),
+  client_id: z.string().nullable(),
+  systolic: z.number(),
+  diastolic: z.number(),
+  pulse: z.number().nullable(),
+  measured_at: z.string(),
+  time_zone: z.string(),
+  arm: BpArmSchema.nullable(),
+  note: z.string(),
+  category: BpCategorySchema,
+  /** Server receive time. */
+  created: z.string(),
+});
+export type BpReading = z.infer<typeof BpReadingSchema>;
+
+/** `from`/`to` bound `measured_at` (from inclusive, to exclusive); newest first. */
+export const BpReadingListQuerySchema = z.object({
+  from: InstantSchema.optional(),
+  to: InstantSchema.optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
+});
+export type BpReadingListQuery = z.infer<typeof BpReadingListQuerySchema>;
+
+export const BpReadingListSchema = z.object({
+  results: z.array(BpReadingSchema),
+  count: z.number(),
+  limit: z.number(),
+  offset: z.number(),
+});
+export type BpReadingList = z.infer<typeof BpReadingListSchema>;
