@@ -141,9 +141,15 @@ export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db
   app.decorateRequest("auth", null as never);
   app.decorateRequest("sessionId", undefined);
 
-  app.addHook("onRequest", async (request) => {
+  app.addHook("onRequest", async (request, reply) => {
     request.auth = { kind: "anonymous" };
     const rc = request.routeOptions.config;
+    // Share-viewer answers must not leak the capability onwards or be kept (RELIABILITY A8, H3).
+    if (rc.shareKinds?.length) {
+      reply.header("referrer-policy", "no-referrer");
+      reply.header("x-robots-tag", "noindex, nofollow");
+      reply.header("cache-control", "no-store");
+    }
     const key = readAuthorization(request);
     const exempt = rc.csrfExempt === true;
     if (!exempt) request.sessionId = request.cookies[SESSION_COOKIE];

@@ -125,6 +125,14 @@ describe.each(BACKENDS)("share links on %s", (backend) => {
     const link = await create("m-1");
     const ok = await view(link.token, "m-1");
     expect(ok.statusCode, ok.body).toBe(200);
+    for (const res of [ok, await view(`tsh_${"B".repeat(43)}`)]) {
+      expect(res.headers).toMatchObject({
+        "referrer-policy": "no-referrer",
+        "x-robots-tag": "noindex, nofollow",
+        "cache-control": "no-store",
+      });
+      expect(res.headers["set-cookie"]).toBeUndefined();
+    }
     expect(ok.json()).toEqual({ visible: true, owner: owner.userId, via: "share" });
     expect((await view(link.token, "m-2")).json()).toEqual({ visible: false });
     // A session cookie of another user next to the token changes nothing: the token is the identity.
