@@ -111,6 +111,25 @@ describe.each(BACKENDS)("background jobs on %s", (backend) => {
     expect(seenBefore).toEqual([]);
   });
 
+  it("works jobs sent before the app was ready once it starts", async () => {
+    const seen: { data: Echo; retryCount: number }[] = [];
+    const name = `test.early-${randomUUID()}`;
+    queues.push(name);
+    let early: Promise<string | null> | undefined;
+    const register = (_app: FastifyInstance, ctx: AppContext) => {
+      const ref = ctx.services.jobs.defineJob<Echo>(name, async (data, run) => {
+        seen.push({ data, retryCount: run.retryCount });
+      });
+      // A module sending while it registers boots the runner without workers; ready adds them.
+      early = ref.send({ text: "early", n: 0 });
+    };
+    const app = await buildTestApp(database, {}, { modules: [register] });
+    apps.push(app);
+    expect(await early).toBeTruthy();
+    await waitFor(() => seen.length === 1);
+    expect(seen[0]?.data.text).toBe("early");
+  });
+
   it("refuses unknown, duplicate and late job definitions", async () => {
     const module = echoModule(`test.dup-${randomUUID()}`, []);
     const app = await start(module);

@@ -37,7 +37,9 @@ export type JobOptions = Pick<
  * they survive restarts; they run at least once, so handlers must be idempotent.
  *
  * Modules call `defineJob` while they register (before the app is ready); `start` creates the queues and
- * begins working them, `stop` finishes running jobs and stops polling (the app calls both).
+ * begins working them, `stop` finishes running jobs and stops polling (the app calls both). A `send`
+ * before the app is ready boots the runner early (workers are added when the app is ready), after which
+ * no job can be defined any more.
  */
 export type JobRunner = {
   defineJob: <T extends object>(name: string, handler: JobHandler<T>, options?: JobOptions) => JobRef<T>;
@@ -71,6 +73,7 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
   const definitions = new Map<string, Definition>();
   let started = false;
   let stopped = false;
+  let working = false;
   let starting: Promise<void> | undefined;
 
   async function ensureQueue(name: string, options: JobOptions): Promise<void> {
@@ -119,7 +122,8 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
       return { name, send: (data, opts) => send(name, data, opts) };
     },
     send,
-    start(opts = {}) {
+    async start(opts = {}) {
+      // Booting (schema, queues, schedules) happens once; working is added by the first start that asks.
       starting ??= (async () => {
         await boss.start();
         for (const [name, def] of definitions) {
@@ -127,26 +131,27 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
           if (def.options.cron) await boss.schedule(name, def.options.cron, {}, { tz: "UTC" });
         }
         started = true;
-        if (opts.work === false) return;
-        for (const [name, def] of definitions) {
-          // NOTIFY wakes workers for new jobs; retries and delayed jobs wait for the next poll.
-          await boss.work<object>(
-            name,
-            { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
-            async (jobs) => {
-              for (const job of jobs) {
-                try {
-                  await def.handler(job.data, { id: job.id, retryCount: job.retryCount });
-                } catch (err) {
-                  log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, "job failed");
-                  throw err;
-                }
-              }
-            },
-          );
-        }
       })();
-      return starting;
+      await starting;
+      if (opts.work === false || working) return;
+      working = true;
+      for (const [name, def] of definitions) {
+        // NOTIFY wakes workers for new jobs; retries and delayed jobs wait for the next poll.
+        await boss.work<object>(
+          name,
+          { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+          async (jobs) => {
+            for (const job of jobs) {
+              try {
+                await def.handler(job.data, { id: job.id, retryCount: job.retryCount });
+              } catch (err) {
+                log.warn({ err, job: name, jobId: job.id, retryCount: job.retryCount }, "job failed");
+                throw err;
+              }
+            }
+          },
+        );
+      }
     },
     async stop() {
       stopped = true;
