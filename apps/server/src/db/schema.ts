@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -244,4 +245,94 @@ export const academyProgress = pgTable(
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
   (t) => [uniqueIndex("academy_progress_key").on(t.userId, t.materialId)],
+);
+
+/**
+ * Blood-pressure readings (modules/bp). mmHg and beats per minute; `client_id` (the client's own UUID)
+ * makes a create idempotent. `time_zone` is where the reading was taken (for local days).
+ */
+export const bpReadings = pgTable(
+  "bp_readings",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: uuid("client_id"),
+    systolic: integer("systolic").notNull(),
+    diastolic: integer("diastolic").notNull(),
+    pulse: integer("pulse"),
+    measuredAt: ts("measured_at").notNull(),
+    timeZone: text("time_zone").notNull(),
+    arm: text("arm"),
+    note: text("note").notNull().default(""),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("bp_readings_client_key").on(t.userId, t.clientId),
+    index("bp_readings_user_time_idx").on(t.userId, t.measuredAt),
+  ],
+);
+
+/**
+ * HRV measurements (modules/measurements): the raw RR series as uploaded and what the server computed
+ * from it (`result`, the wire values plus the detail's analysis) with the `algorithm_version` that
+ * computed it; a row whose version differs from the current one (or whose `result` is null, after an
+ * archive import) is recomputed by the recompute job. Idempotent by (user, client_id).
+ */
+export const measurements = pgTable(
+  "measurements",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: uuid("client_id").notNull(),
+    source: text("source").notNull(),
+    device: text("device"),
+    startedAt: ts("started_at").notNull(),
+    timeZone: text("time_zone").notNull(),
+    rrMs: jsonb("rr_ms").$type<number[]>().notNull(),
+    feel: integer("feel"),
+    mood: integer("mood"),
+    tags: text("tags").array().notNull().default(sql`'{}'::text[]`),
+    labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
+    algorithmVersion: text("algorithm_version").notNull().default(""),
+    result: jsonb("result").$type<Record<string, unknown>>(),
+    bpReadingId: uuid("bp_reading_id"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("measurements_client_key").on(t.userId, t.clientId),
+    index("measurements_user_time_idx").on(t.userId, t.startedAt),
+    index("measurements_version_idx").on(t.algorithmVersion),
+  ],
+);
+
+/**
+ * Every dated value the dashboard charts (modules/dashboard-values, issue 5's write path): metric, time,
+ * value in the metric's storage unit, source and the source's own id, idempotent by
+ * (user, source, client_id). Summaries over these belong to the dashboard module.
+ */
+export const dashboardValues = pgTable(
+  "dashboard_values",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    metric: text("metric").notNull(),
+    at: ts("at").notNull(),
+    value: doublePrecision("value").notNull(),
+    source: text("source").notNull(),
+    clientId: text("client_id").notNull(),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("dashboard_values_client_key").on(t.userId, t.source, t.clientId),
+    index("dashboard_values_user_metric_at_idx").on(t.userId, t.metric, t.at),
+  ],
 );

@@ -2,8 +2,11 @@ import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../lib/context.ts";
 import { registerAcademyRoutes } from "./academy/academy.routes.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
+import { registerBpRoutes } from "./bp/bp.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
+import { registerDashboardValues } from "./dashboard-values/dashboard-values.module.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
+import { registerMeasurementRoutes } from "./measurements/measurements.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
 import { registerShareRoutes } from "./shares/shares.routes.ts";
 import { registerSocialRoutes } from "./social/social.routes.ts";
@@ -19,6 +22,9 @@ const MODULES: ModuleRegistrar[] = [
   registerSocialRoutes,
   registerAcademyRoutes,
   registerShareRoutes,
+  registerDashboardValues,
+  registerBpRoutes,
+  registerMeasurementRoutes,
 ];
 
 export async function registerModules(

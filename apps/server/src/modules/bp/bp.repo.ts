@@ -1,0 +1,100 @@
+import { and, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bpReadings } from "../../db/schema.ts";
+
+export type BpReadingRow = typeof bpReadings.$inferSelect;
+export type NewBpReading = Omit<typeof bpReadings.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+/** Inserts a reading; with a client id already used by this user, nothing is inserted and null returned. */
+export async function insertReading(db: Db, values: NewBpReading): Promise<BpReadingRow | null> {
+  const [row] = await db.insert(bpReadings).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function findReadingOf(db: Db, userId: string, id: string): Promise<BpReadingRow | null> {
+  const [row] = await db
+    .select()
+    .from(bpReadings)
+    .where(and(eq(bpReadings.userId, userId), eq(bpReadings.id, id)));
+  return row ?? null;
+}
+
+export async function findReadingByClientId(
+  db: Db,
+  userId: string,
+  clientId: string,
+): Promise<BpReadingRow | null> {
+  const [row] = await db
+    .select()
+    .from(bpReadings)
+    .where(and(eq(bpReadings.userId, userId), eq(bpReadings.clientId, clientId)));
+  return row ?? null;
+}
+
+export async function listReadingsOf(
+  db: Db,
+  userId: string,
+  q: { from?: Date; to?: Date; limit: number; offset: number },
+): Promise<{ rows: BpReadingRow[]; count: number }> {
+  const conditions: SQL[] = [eq(bpReadings.userId, userId)];
+  if (q.from) conditions.push(gte(bpReadings.measuredAt, q.from));
+  if (q.to) conditions.push(lt(bpReadings.measuredAt, q.to));
+  const where = and(...conditions);
+  const rows = await db
+    .select()
+    .from(bpReadings)
+    .where(where)
+    .orderBy(desc(bpReadings.measuredAt), desc(bpReadings.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  const [total] = await db.select({ n: count() }).from(bpReadings).where(where);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+export async function updateReadingOf(
+  db: Db,
+  userId: string,
+  id: string,
+  set: Partial<NewBpReading>,
+): Promise<BpReadingRow | null> {
+  const [row] = await db
+    .update(bpReadings)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(bpReadings.userId, userId), eq(bpReadings.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteReadingOf(db: Db, userId: string, id: string): Promise<BpReadingRow | null> {
+  const [row] = await db
+    .delete(bpReadings)
+    .where(and(eq(bpReadings.userId, userId), eq(bpReadings.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** The reading nearest in time to `at` within ± `windowMinutes`, or null. Ties go to the earlier one. */
+export async function nearestReading(
+  db: Db,
+  userId: string,
+  at: Date,
+  windowMinutes: number,
+): Promise<BpReadingRow | null> {
+  const ms = windowMinutes * 60_000;
+  const [row] = await db
+    .select()
+    .from(bpReadings)
+    .where(
+      and(
+        eq(bpReadings.userId, userId),
+        gte(bpReadings.measuredAt, new Date(at.getTime() - ms)),
+        sql`${bpReadings.measuredAt} <= ${new Date(at.getTime() + ms).toISOString()}::timestamptz`,
+      ),
+    )
+    .orderBy(
+      sql`abs(extract(epoch from (${bpReadings.measuredAt} - ${at.toISOString()}::timestamptz)))`,
+      bpReadings.measuredAt,
+    )
+    .limit(1);
+  return row ?? null;
+}

@@ -1,0 +1,79 @@
+import {
+  API,
+  BpReadingCreateSchema,
+  BpReadingListQuerySchema,
+  BpReadingListSchema,
+  BpReadingSchema,
+  BpReadingUpdateSchema,
+  OkSchema,
+} from "@tonus/contract";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { requireUserId } from "../../lib/auth.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { bpDataSection } from "./bp.data.ts";
+import { createReading, deleteReading, getReading, listReadings, updateReading } from "./bp.service.ts";
+
+// A malformed id can never name a reading: answer 404 like any unknown id, not 400.
+const ParamsSchema = z.object({ id: z.string().max(100) });
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const NO_ID = "00000000-0000-0000-0000-000000000000";
+const idOf = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
+
+/** The signed-in user's blood-pressure readings (issue 5's log pages build on these). */
+export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
+  ctx.services.registry.register(bpDataSection);
+  const r = app.withTypeProvider<ZodTypeProvider>();
+
+  r.get(
+    API.bpReadings,
+    {
+      config: { access: "user" },
+      schema: { querystring: BpReadingListQuerySchema, response: { 200: BpReadingListSchema } },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return listReadings(ctx, requireUserId(request), request.query);
+    },
+  );
+
+  r.post(
+    API.bpReadings,
+    {
+      config: { access: "user" },
+      schema: { body: BpReadingCreateSchema, response: { 200: BpReadingSchema, 201: BpReadingSchema } },
+    },
+    async (request, reply) => {
+      const { reading, created } = await createReading(ctx, requireUserId(request), request.body);
+      return reply.status(created ? 201 : 200).send(reading);
+    },
+  );
+
+  r.get(
+    API.bpReading,
+    { config: { access: "user" }, schema: { params: ParamsSchema, response: { 200: BpReadingSchema } } },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return getReading(ctx, requireUserId(request), idOf(request.params.id));
+    },
+  );
+
+  r.patch(
+    API.bpReading,
+    {
+      config: { access: "user" },
+      schema: { params: ParamsSchema, body: BpReadingUpdateSchema, response: { 200: BpReadingSchema } },
+    },
+    async (request) => updateReading(ctx, requireUserId(request), idOf(request.params.id), request.body),
+  );
+
+  r.delete(
+    API.bpReading,
+    { config: { access: "user" }, schema: { params: ParamsSchema, response: { 200: OkSchema } } },
+    async (request) => {
+      await deleteReading(ctx, requireUserId(request), idOf(request.params.id));
+      return { ok: true as const };
+    },
+  );
+}
