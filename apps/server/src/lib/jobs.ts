@@ -46,6 +46,11 @@ export type JobRunner = {
   /** Sends to a job by name (for jobs another module defined). */
   send: (name: string, data: object, options?: SendOptions) => Promise<string | null>;
   start: (opts?: { work?: boolean }) => Promise<void>;
+  /**
+   * Deletes the queued (not yet running) jobs about one person: by convention a job that concerns a user
+   * carries `userId` in its data. Account deletion calls this once the rows are gone.
+   */
+  deleteQueuedJobsOf: (userId: string) => Promise<number>;
   stop: () => Promise<void>;
   readonly started: boolean;
   /** pg-boss itself, for inspection in tests and the operator CLI. */
@@ -152,6 +157,20 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
           },
         );
       }
+    },
+    async deleteQueuedJobsOf(userId) {
+      if (!started) await runner.start({ work: false });
+      let deleted = 0;
+      for (const name of definitions.keys()) {
+        const jobs = await boss.findJobs<{ userId?: string }>(name, { data: { userId }, queued: true });
+        if (jobs.length === 0) continue;
+        await boss.deleteJob(
+          name,
+          jobs.map((j) => j.id),
+        );
+        deleted += jobs.length;
+      }
+      return deleted;
     },
     async stop() {
       stopped = true;

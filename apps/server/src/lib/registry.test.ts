@@ -143,7 +143,15 @@ describe.each(BACKENDS)("account data registry on %s", (backend) => {
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-registry-"));
 
   beforeAll(async () => {
-    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
+    // Jobs are only sent here (not worked), so a queued job about the user stays until deletion.
+    app = await buildTestApp(
+      await getTestDatabase(backend),
+      { FILES_DIR: filesDir },
+      {
+        modules: [(_app, ctx) => void ctx.services.jobs.defineJob("test.registry-user-job", async () => {})],
+        workJobs: false,
+      },
+    );
   });
   afterAll(async () => {
     await app.close();
@@ -172,6 +180,13 @@ describe.each(BACKENDS)("account data registry on %s", (backend) => {
     const a = await seedFullUser(app, "a");
     const b = await seedFullUser(app, "b");
     const env = registryEnv(app.ctx);
+    const jobs = app.ctx.services.jobs;
+    const queued = async (userId: string) =>
+      (await jobs.boss.findJobs("test.registry-user-job", { data: { userId }, queued: true })).length;
+    await jobs.boss.deleteQueuedJobs("test.registry-user-job");
+    await jobs.send("test.registry-user-job", { userId: a.userId });
+    await jobs.send("test.registry-user-job", { userId: b.userId });
+    expect(await queued(a.userId)).toBe(1);
     const before = JSON.parse(JSON.stringify(await exportUserData(env, a.userId))) as AccountArchive;
 
     // Isolation and secrets: nothing of B, no password hash, no token hashes, no session rows.
@@ -192,6 +207,8 @@ describe.each(BACKENDS)("account data registry on %s", (backend) => {
 
     await deleteUserData(env, a.userId);
     expect(await residue(app.ctx.database, a.userId)).toEqual([]);
+    expect(await queued(a.userId)).toBe(0);
+    expect(await queued(b.userId)).toBe(1);
     expect(fs.existsSync(path.join(filesDir, "userpics", oldName))).toBe(false);
     // Audit rows stay, under a pseudonym that is the same for every row of that person.
     const pseudonym = env.pseudonym(a.userId);

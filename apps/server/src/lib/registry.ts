@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "./app-error.ts";
 import type { AppContext } from "./context.ts";
 import { pseudonymUuid } from "./crypto.ts";
+import type { JobRunner } from "./jobs.ts";
 
 /**
  * The account data registry: every module declares, table by table, how its user's rows are exported,
@@ -184,6 +185,8 @@ export type RegistryEnv = {
   registry: UserDataRegistry;
   pseudonym: (userId: string) => string;
   filesDir: string;
+  /** Removes the person's queued background jobs after deletion (jobs carry `userId` in their data). */
+  jobs?: Pick<JobRunner, "deleteQueuedJobsOf">;
 };
 
 /** The registry environment of a running app. */
@@ -193,6 +196,7 @@ export function registryEnv(ctx: Pick<AppContext, "config" | "database" | "servi
     registry: ctx.services.registry,
     pseudonym: (userId) => pseudonymUuid(ctx.config.secretKey, userId),
     filesDir: ctx.config.filesDir,
+    jobs: ctx.services.jobs,
   };
 }
 
@@ -238,10 +242,16 @@ export async function exportUserData(env: RegistryEnv, userId: string): Promise<
 
 /**
  * Deletes one user's data in one transaction, sections in reverse order (the account row last);
- * files go after the commit. Audit rows are pseudonymised, not deleted.
+ * files and queued jobs go after the commit. Audit rows are pseudonymised, not deleted.
  */
 export async function deleteUserData(env: RegistryEnv, userId: string): Promise<void> {
   await inTransaction(env, userId, async (ctx) => {
+    if (env.jobs) {
+      const jobs = env.jobs;
+      ctx.afterCommit(async () => {
+        await jobs.deleteQueuedJobsOf(userId);
+      });
+    }
     for (const section of [...env.registry.sections].reverse()) {
       if (section.deleteExtra) await section.deleteExtra(ctx);
       for (const [table, spec] of Object.entries(section.tables).reverse()) {
