@@ -336,3 +336,171 @@ export const dashboardValues = pgTable(
     index("dashboard_values_user_metric_at_idx").on(t.userId, t.metric, t.at),
   ],
 );
+
+/**
+ * Billing products (plans), configured by the operator (CLI `plans-import FILE`; defaults seeded into an
+ * empty table). One row per currency: a price never converts. Amounts in minor units.
+ */
+export const billingProducts = pgTable(
+  "billing_products",
+  {
+    id: integer("id").primaryKey().generatedByDefaultAsIdentity(),
+    slug: text("slug").notNull(),
+    plan: text("plan").notNull(),
+    currency: text("currency").notNull(),
+    amount: integer("amount").notNull(),
+    interval: text("interval"),
+    intervalCount: integer("interval_count").notNull().default(1),
+    trialDays: integer("trial_days"),
+    discountPercent: integer("discount_percent"),
+    title: jsonb("title").$type<Record<string, string>>().notNull(),
+    active: boolean("active").notNull().default(true),
+    position: integer("position").notNull().default(0),
+    /** For the gift product: the slug of the plan its code grants (in the code's currency). */
+    grantsSlug: text("grants_slug"),
+  },
+  (t) => [uniqueIndex("billing_products_slug_currency_key").on(t.slug, t.currency)],
+);
+
+/** Promo codes (operator CLI) and gift codes (bought as the gift product). No personal data. */
+export const billingCoupons = pgTable("billing_coupons", {
+  code: text("code").primaryKey(),
+  kind: text("kind").notNull().default("promo"),
+  percentOff: integer("percent_off").notNull(),
+  /** Only for this product slug (any currency); null = any product. */
+  productSlug: text("product_slug"),
+  maxRedemptions: integer("max_redemptions"),
+  redeemed: integer("redeemed").notNull().default(0),
+  expiresAt: ts("expires_at"),
+  active: boolean("active").notNull().default(true),
+  /** The transaction that bought a gift code. */
+  sourceTransactionId: uuid("source_transaction_id"),
+  createdAt: createdAt(),
+});
+
+/** A person's subscription or one-time purchase (spec §3 Purchase / Subscription). */
+export const subscriptions = pgTable(
+  "subscriptions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    productId: integer("product_id").notNull(),
+    provider: text("provider").notNull(),
+    /** incomplete, active, cancelled (no renewal, paid period runs on), past_due, expired. */
+    status: text("status").notNull(),
+    providerCustomer: text("provider_customer"),
+    providerPaymentMethod: text("provider_payment_method"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    cardExpMonth: integer("card_exp_month"),
+    cardExpYear: integer("card_exp_year"),
+    currentPeriodStart: ts("current_period_start"),
+    /** null for a one-time (lifetime) purchase. */
+    currentPeriodEnd: ts("current_period_end"),
+    renews: boolean("renews").notNull().default(true),
+    lastPaymentAt: ts("last_payment_at"),
+    cancelledAt: ts("cancelled_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("subscriptions_user_idx").on(t.userId)],
+);
+
+/**
+ * Payments (spec §3 Transaction): the accounting record. On account deletion `user_id` is pseudonymised
+ * and the row stays (GDPR art. 17(3)(b)); it holds no card data or other personal data.
+ */
+export const billingTransactions = pgTable(
+  "billing_transactions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").notNull(),
+    subscriptionId: uuid("subscription_id"),
+    productId: integer("product_id").notNull(),
+    kind: text("kind").notNull().default("payment"),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    description: text("description").notNull(),
+    coupon: text("coupon"),
+    /** pending, requires_action, succeeded, failed, refunded. */
+    status: text("status").notNull(),
+    provider: text("provider").notNull(),
+    providerIntent: text("provider_intent"),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** What the request asked for (product, coupon, token), to refuse a reused key with another body. */
+    requestHash: text("request_hash").notNull(),
+    /** The provider's card token or payment method this payment is charged to (no card data). */
+    providerSource: text("provider_source"),
+    failureMessage: text("failure_message"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("billing_transactions_idem_key").on(t.userId, t.idempotencyKey),
+    index("billing_transactions_intent_idx").on(t.providerIntent),
+  ],
+);
+
+/** Provider webhook events already processed: each event id is applied once. */
+export const billingEvents = pgTable(
+  "billing_events",
+  {
+    provider: text("provider").notNull(),
+    eventId: text("event_id").notNull(),
+    type: text("type").notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [uniqueIndex("billing_events_key").on(t.provider, t.eventId)],
+);
+
+/** The sandbox provider's own card tokens (its stand-in for Stripe.js): never the number, only its test behaviour. */
+export const sandboxTokens = pgTable("sandbox_tokens", {
+  id: text("id").primaryKey(),
+  behaviour: text("behaviour").notNull(),
+  brand: text("brand").notNull(),
+  last4: text("last4").notNull(),
+  expMonth: integer("exp_month").notNull(),
+  expYear: integer("exp_year").notNull(),
+  createdAt: createdAt(),
+});
+
+/** The sandbox provider's ledger of payment intents, with Stripe's idempotency-key semantics. */
+export const sandboxIntents = pgTable(
+  "sandbox_intents",
+  {
+    id: text("id").primaryKey(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    paramsHash: text("params_hash").notNull(),
+    amount: integer("amount").notNull(),
+    currency: text("currency").notNull(),
+    token: text("token").notNull(),
+    status: text("status").notNull(),
+    failure: text("failure"),
+    refunded: integer("refunded").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("sandbox_intents_idem_key").on(t.idempotencyKey)],
+);
+
+/**
+ * Data-export archives (spec §4 Data archive): requested → packing (a job) → ready until `expires_at`,
+ * or failed. The zip lives in FILES_DIR/archives under a server-generated name.
+ */
+export const dataArchives = pgTable(
+  "data_archives",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** packing, ready, failed, expired. */
+    status: text("status").notNull(),
+    fileName: text("file_name"),
+    sizeBytes: integer("size_bytes"),
+    requestedAt: createdAt(),
+    readyAt: ts("ready_at"),
+    expiresAt: ts("expires_at"),
+  },
+  (t) => [index("data_archives_user_idx").on(t.userId)],
+);
