@@ -150,6 +150,21 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
     expect([...calls.values()].every((c) => c === 1)).toBe(true);
   });
 
+  it("prunes events past the retention with their deliveries and keeps recent ones", async () => {
+    const app = await start(new Map(), { workJobs: false });
+    const now = new Date();
+    const old = new Date(now.getTime() - 31 * 86_400_000);
+    const [stale] = await database.db
+      .insert(outboxEvents)
+      .values({ type: "test.thing_happened", userId: null, payload: {}, createdAt: old })
+      .returning({ id: outboxEvents.id });
+    await database.db.insert(outboxDeliveries).values({ eventId: stale?.id ?? 0, subscriber: "test.first" });
+    const recent = await emit(app, 1);
+    expect(await app.ctx.services.events.pruneOld(now)).toBe(1);
+    expect((await database.db.select().from(outboxEvents)).map((e) => e.id)).toEqual([recent]);
+    expect(await database.db.select().from(outboxDeliveries)).toEqual([]);
+  });
+
   it("refuses a malformed event type and a subscriber registered twice", async () => {
     const app = await start(new Map());
     await expect(

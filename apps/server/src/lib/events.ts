@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, notExists } from "drizzle-orm";
+import { and, asc, eq, inArray, lt, notExists } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { outboxDeliveries, outboxEvents } from "../db/schema.ts";
 import type { JobRef, JobRunner } from "./jobs.ts";
@@ -34,7 +34,12 @@ export type EventBus = {
   subscribe: (subscriber: Subscriber) => void;
   /** Delivers everything pending now (the dispatch job's body; tests and tools may call it). */
   dispatchPending: () => Promise<void>;
+  /** Deletes events older than the retention, with their delivery records; answers how many went. */
+  pruneOld: (now?: Date) => Promise<number>;
 };
+
+/** How long events are kept: a subscriber that has failed this long has its older events dropped. */
+export const OUTBOX_RETENTION_DAYS = 30;
 
 const DISPATCH_JOB = "events.dispatch";
 const BATCH = 100;
@@ -117,7 +122,27 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
     },
   );
 
+  async function pruneOld(now = new Date()): Promise<number> {
+    const before = new Date(now.getTime() - OUTBOX_RETENTION_DAYS * 86_400_000);
+    return db.transaction(async (tx) => {
+      const old = tx
+        .select({ id: outboxEvents.id })
+        .from(outboxEvents)
+        .where(lt(outboxEvents.createdAt, before));
+      await tx.delete(outboxDeliveries).where(inArray(outboxDeliveries.eventId, old));
+      const gone = await tx
+        .delete(outboxEvents)
+        .where(lt(outboxEvents.createdAt, before))
+        .returning({ id: outboxEvents.id });
+      if (gone.length > 0) log.info({ events: gone.length }, "old domain events pruned");
+      return gone.length;
+    });
+  }
+
+  jobs.defineJob("events.prune", async () => void (await pruneOld()), { cron: "17 3 * * *" });
+
   return {
+    pruneOld,
     async emitEvent(tx, event) {
       if (!TYPE_RE.test(event.type)) throw new Error(`Invalid event type ${event.type}`);
       const [row] = await tx
