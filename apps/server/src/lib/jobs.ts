@@ -176,7 +176,8 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
       stopped = true;
       if (!starting) return;
       await starting.catch(() => {});
-      await boss.stop({ graceful: true, timeout: 10_000, close: !database.pglite });
+      // Shorter than main.ts's 10 s shutdown limit, so the database still closes cleanly after it.
+      await boss.stop({ graceful: true, timeout: 7_000, close: !database.pglite });
       started = false;
     },
   };

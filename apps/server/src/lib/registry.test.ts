@@ -294,5 +294,15 @@ describe.each(BACKENDS)("account data registry on %s", (backend) => {
       asUserId: "00000000-0000-4000-8000-00000000abcd",
     }).catch((e: unknown) => e);
     expect((clash as AppError).code).toBe("conflict");
+
+    // A bad value late in the archive (after the picture was stored) rolls everything back, file included.
+    await deleteUserData(env, a.userId);
+    const pictures = fs.readdirSync(path.join(filesDir, "userpics")).sort();
+    const broken = JSON.parse(JSON.stringify(archive)) as AccountArchive;
+    const row = broken.sections.academy?.tables.academy_progress?.[0];
+    if (row) row.state = "not a number";
+    await expect(importUserData(env, broken)).rejects.toMatchObject({ code: "validation_failed" });
+    expect(await residue(app.ctx.database, a.userId)).toEqual([]);
+    expect(fs.readdirSync(path.join(filesDir, "userpics")).sort()).toEqual(pictures);
   });
 });

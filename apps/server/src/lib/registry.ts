@@ -44,6 +44,8 @@ export type RegistryContext = {
   filesDir: string;
   /** Work to do once the transaction has committed (removing files). */
   afterCommit: (task: () => Promise<void>) => void;
+  /** Undo for work outside the database when the transaction fails (a file written for an import). */
+  onRollback: (task: () => Promise<void>) => void;
 };
 
 export type StoredFile = { area: string; name: string; data: string };
@@ -206,15 +208,22 @@ async function inTransaction(
   work: (ctx: RegistryContext) => Promise<void>,
 ) {
   const tasks: (() => Promise<void>)[] = [];
-  await env.db.transaction(async (tx) => {
-    await work({
-      tx: tx as unknown as Db,
-      userId,
-      pseudonym: env.pseudonym,
-      filesDir: env.filesDir,
-      afterCommit: (task) => tasks.push(task),
+  const undo: (() => Promise<void>)[] = [];
+  try {
+    await env.db.transaction(async (tx) => {
+      await work({
+        tx: tx as unknown as Db,
+        userId,
+        pseudonym: env.pseudonym,
+        filesDir: env.filesDir,
+        afterCommit: (task) => tasks.push(task),
+        onRollback: (task) => undo.push(task),
+      });
     });
-  });
+  } catch (error) {
+    for (const task of undo) await task().catch(() => {});
+    throw error;
+  }
   for (const task of tasks) await task();
 }
 

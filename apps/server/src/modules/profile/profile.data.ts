@@ -43,6 +43,7 @@ export const profileDataSection: UserDataSection = {
     }
     const thumbnail = await makeUserpicThumbnail(png);
     const name = await saveFile(ctx.filesDir, USERPIC_AREA, "webp", thumbnail);
+    ctx.onRollback(() => deleteFile(ctx.filesDir, USERPIC_AREA, name));
     await ctx.tx.update(users).set({ userpicPath: name }).where(eq(users.id, ctx.userId));
   },
   deleteExtra: async (ctx) => {

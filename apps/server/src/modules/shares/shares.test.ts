@@ -184,7 +184,8 @@ describe.each(BACKENDS)("share links on %s", (backend) => {
     const link = await create();
     const unknown = await view(`tsh_${"A".repeat(43)}`);
     expect(unknown.statusCode).toBe(404);
-    // Someone else cannot revoke it, and an unknown or malformed id is the same 404.
+    // Someone else neither sees nor revokes it, and an unknown or malformed id is the same 404 (A1).
+    expect((await other.client(app).get(API.shareLinks)).json()).toEqual({ results: [] });
     for (const id of [link.id, "00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
       const res = await other.client(app).delete(linkUrl(id));
       expect(res.statusCode, id).toBe(404);
