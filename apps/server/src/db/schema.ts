@@ -504,3 +504,161 @@ export const dataArchives = pgTable(
   },
   (t) => [index("data_archives_user_idx").on(t.userId)],
 );
+
+/**
+ * OAuth2 clients (IFTTT first), registered by an operator with `npm run cli -- register-oauth-client`.
+ * Redirect URIs are compared as exact strings. No secret hash means a public client (PKCE S256 required).
+ * `token_policy`: `non_expiring` (IFTTT forbids time-based expiry: no refresh token, revocable) or
+ * `expiring` (short access tokens with rotating refresh tokens).
+ */
+export const oauthClients = pgTable("oauth_clients", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  secretHash: text("secret_hash"),
+  redirectUris: jsonb("redirect_uris").$type<string[]>().notNull(),
+  scopes: jsonb("scopes").$type<string[]>().notNull(),
+  tokenPolicy: text("token_policy").notNull().default("expiring"),
+  createdAt: createdAt(),
+});
+
+/** A validated `/oauth2/authorize/` request waiting for the person's decision on the consent page. */
+export const oauthRequests = pgTable("oauth_requests", {
+  id: text("id").primaryKey(),
+  clientId: text("client_id")
+    .notNull()
+    .references(() => oauthClients.id, { onDelete: "cascade" }),
+  redirectUri: text("redirect_uri").notNull(),
+  scope: text("scope").notNull(),
+  state: text("state"),
+  codeChallenge: text("code_challenge"),
+  createdAt: createdAt(),
+  expiresAt: ts("expires_at").notNull(),
+});
+
+/** A person's consent to one client: a "connected service". Revoking deletes it with its codes and tokens. */
+export const oauthGrants = pgTable(
+  "oauth_grants",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id")
+      .notNull()
+      .references(() => oauthClients.id, { onDelete: "cascade" }),
+    scope: text("scope").notNull(),
+    createdAt: createdAt(),
+    lastUsedAt: ts("last_used_at"),
+  },
+  (t) => [uniqueIndex("oauth_grants_user_client_key").on(t.userId, t.clientId)],
+);
+
+/** Single-use authorization codes (stored hashed), ≤ 10 minutes, bound to client and redirect URI. */
+export const oauthCodes = pgTable(
+  "oauth_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    redirectUri: text("redirect_uri").notNull(),
+    codeChallenge: text("code_challenge"),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+    usedAt: ts("used_at"),
+  },
+  (t) => [index("oauth_codes_user_idx").on(t.userId)],
+);
+
+/** Access (and refresh) tokens, stored as SHA-256 only; `code_hash` ties them to the code they came from. */
+export const oauthTokens = pgTable(
+  "oauth_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    grantId: uuid("grant_id")
+      .notNull()
+      .references(() => oauthGrants.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    clientId: text("client_id").notNull(),
+    accessHash: text("access_hash").notNull(),
+    refreshHash: text("refresh_hash"),
+    accessExpiresAt: ts("access_expires_at"),
+    refreshExpiresAt: ts("refresh_expires_at"),
+    codeHash: text("code_hash"),
+    createdAt: createdAt(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [
+    uniqueIndex("oauth_tokens_access_key").on(t.accessHash),
+    uniqueIndex("oauth_tokens_refresh_key").on(t.refreshHash),
+    index("oauth_tokens_user_idx").on(t.userId),
+    index("oauth_tokens_grant_idx").on(t.grantId),
+  ],
+);
+
+/** IFTTT trigger subscriptions seen while polling (`trigger_identity`), removed by IFTTT's DELETE. */
+export const iftttTriggerIdentities = pgTable(
+  "ifttt_trigger_identities",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    triggerIdentity: text("trigger_identity").notNull(),
+    trigger: text("trigger").notNull(),
+    fields: jsonb("fields").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    lastPolledAt: ts("last_polled_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("ifttt_trigger_identities_key").on(t.userId, t.triggerIdentity)],
+);
+
+/**
+ * What IFTTT triggers report: one row per new measurement or blood-pressure reading, written from the
+ * domain events those modules emit; `data` holds the numbers the trigger fields filter on.
+ */
+export const iftttEvents = pgTable(
+  "ifttt_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    sourceId: text("source_id").notNull(),
+    occurredAt: ts("occurred_at").notNull(),
+    data: jsonb("data").$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("ifttt_events_source_key").on(t.userId, t.kind, t.sourceId),
+    index("ifttt_events_user_idx").on(t.userId, t.kind, t.occurredAt),
+  ],
+);
+
+/**
+ * First-party analytics: allow-listed event names and property keys only, never health values. The
+ * person is a keyed pseudonym (`user_key`), so rows can be deleted with the account without naming it.
+ */
+export const analyticsEvents = pgTable(
+  "analytics_events",
+  {
+    eventId: uuid("event_id").primaryKey(),
+    userKey: text("user_key"),
+    deviceKey: text("device_key"),
+    name: text("name").notNull(),
+    props: jsonb("props").$type<Record<string, string | number | boolean>>().notNull(),
+    dateCreated: ts("date_created").notNull(),
+    timeOfDay: text("time_of_day").notNull(),
+    receivedAt: createdAt(),
+  },
+  (t) => [
+    index("analytics_events_user_idx").on(t.userKey),
+    index("analytics_events_date_idx").on(t.dateCreated),
+  ],
+);
