@@ -208,6 +208,28 @@ export const ROUTES: readonly RouteRow[] = [
     titleKey: "academy.title",
     load: () => import("../features/academy/MaterialPage.tsx"),
   },
+  {
+    path: "/measure",
+    access: "auth",
+    layout: "full",
+    titleKey: "measure.title",
+    load: () => import("../features/measure/MeasurePage.tsx"),
+  },
+  {
+    path: "/measurements",
+    access: "auth",
+    layout: "full",
+    titleKey: "measure.history.title",
+    load: () => import("../features/measure/MeasurementsPage.tsx"),
+  },
+  {
+    // "measure-details" in the path hides header and footer (spec §2).
+    path: "/measure-details/:id",
+    access: "auth",
+    layout: "full",
+    titleKey: "measure.detail.title",
+    load: () => import("../features/measure/MeasurementDetailPage.tsx"),
+  },
 ];
 
 function trimTrailingSlash(path: string): string {
