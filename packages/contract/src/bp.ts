@@ -102,3 +102,13 @@ export const BpReadingListSchema = z.object({
   offset: z.number(),
 });
 export type BpReadingList = z.infer<typeof BpReadingListSchema>;
+
+/** The `target_id` of a `bp_log` share link: the owner's whole log (one log per person). */
+export const BP_LOG_SHARE_TARGET = "log";
+
+/**
+ * What a `bp_log` share link shows (`Authorization: Token tsh_…`): the readings, read-only, and nothing
+ * else of the account. Same paging as the owner's list.
+ */
+export const SharedBpLogSchema = BpReadingListSchema;
+export type SharedBpLog = z.infer<typeof SharedBpLogSchema>;

@@ -38,6 +38,8 @@ export const API = {
   measurement: "/dashboard_api/v1/measurements/:id/",
   /** The one measurement a share link (kind "measurement") opens, read-only; `Authorization: Token tsh_…`. */
   sharedMeasurement: "/dashboard_api/v1/shared/measurement/",
+  /** The blood-pressure log a share link (kind "bp_log") opens, read-only; `Authorization: Token tsh_…`. */
+  sharedBpLog: "/dashboard_api/v1/shared/bp-log/",
   /** The signed-in user's blood-pressure readings: list (GET), add (POST, idempotent by client_id). */
   bpReadings: "/dashboard_api/v1/bp/readings/",
   /** One reading: GET, PATCH, DELETE. */

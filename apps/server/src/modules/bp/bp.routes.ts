@@ -1,16 +1,19 @@
 import {
   API,
+  BP_LOG_SHARE_TARGET,
   BpReadingCreateSchema,
   BpReadingListQuerySchema,
   BpReadingListSchema,
   BpReadingSchema,
   BpReadingUpdateSchema,
   OkSchema,
+  SharedBpLogSchema,
 } from "@tonus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
-import { requireUserId } from "../../lib/auth.ts";
+import { AppError } from "../../lib/app-error.ts";
+import { requireUserId, shareGrant } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { bpDataSection } from "./bp.data.ts";
 import { createReading, deleteReading, getReading, listReadings, updateReading } from "./bp.service.ts";
@@ -24,7 +27,29 @@ const idOf = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
 /** The signed-in user's blood-pressure readings (issue 5's log pages build on these). */
 export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
   ctx.services.registry.register(bpDataSection);
+  // A bp_log link shows the owner's whole log: its one target is the log itself.
+  ctx.services.shareKinds.set("bp_log", {
+    isOwnedBy: async (_db, _userId, targetId) => targetId === BP_LOG_SHARE_TARGET,
+  });
   const r = app.withTypeProvider<ZodTypeProvider>();
+
+  // The share viewer: a bp_log link's token reads that person's readings, read-only; anyone else
+  // (signed in or not) gets the same 404 as an unknown or revoked link.
+  r.get(
+    API.sharedBpLog,
+    {
+      config: { access: "public", shareKinds: ["bp_log"] },
+      schema: { querystring: BpReadingListQuerySchema, response: { 200: SharedBpLogSchema } },
+    },
+    async (request, reply) => {
+      const grant = shareGrant(request, "bp_log");
+      if (!grant) throw new AppError("not_found", "Not found");
+      reply.header("cache-control", "no-store");
+      reply.header("x-robots-tag", "noindex, nofollow");
+      reply.header("referrer-policy", "no-referrer");
+      return listReadings(ctx, grant.ownerId, request.query);
+    },
+  );
 
   r.get(
     API.bpReadings,
