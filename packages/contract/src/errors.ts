@@ -41,6 +41,14 @@ export const ERROR_CODES = {
   conflict: 409,
   /** `MAINTENANCE=1`: every API call is refused until the operator turns it off. */
   maintenance: 503,
+  /** The payment provider refused the card or the payment (spec §8 "Payment error … (402)"). */
+  payment_failed: 402,
+  /** A second purchase while a subscription is active (spec §8). */
+  already_subscribed: 409,
+  /** Account deletion while a paid subscription is active (spec §8). */
+  subscription_active: 409,
+  /** An Idempotency-Key reused with different parameters (Stripe's semantics). */
+  idempotency_mismatch: 422,
   /** The server is shutting down or overloaded; retry. */
   unavailable: 503,
   /** An unexpected failure; details are in the server log under the request id. */

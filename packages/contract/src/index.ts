@@ -7,3 +7,4 @@ export * from "./measurements.ts";
 export * from "./paths.ts";
 export * from "./profile.ts";
 export * from "./shares.ts";
+export * from "./billing.ts";

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../lib/context.ts";
+import { registerAccountRoutes } from "./account/account.routes.ts";
 import { registerAcademyRoutes } from "./academy/academy.routes.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
+import { registerBillingRoutes } from "./billing/billing.routes.ts";
 import { registerBpRoutes } from "./bp/bp.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerDashboardValues } from "./dashboard-values/dashboard-values.module.ts";
@@ -22,6 +24,8 @@ const MODULES: ModuleRegistrar[] = [
   registerSocialRoutes,
   registerAcademyRoutes,
   registerShareRoutes,
+  registerBillingRoutes,
+  registerAccountRoutes,
   registerDashboardValues,
   registerBpRoutes,
   registerMeasurementRoutes,

@@ -2,6 +2,7 @@ import type { Entitlements } from "@tonus/contract";
 import { eq } from "drizzle-orm";
 import { users } from "../../db/schema.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { currentSubscription } from "../billing/billing.service.ts";
 
 /**
  * What a user is entitled to. This is the ONE function every PRO gate calls.
@@ -10,8 +11,9 @@ import type { AppContext } from "../../lib/context.ts";
  * treats 403 as "signed out" (RELIABILITY A5).
  *
  * - `BILLING_MODE=off` (self-hosting without billing): everyone is a customer on the "personal" plan.
- * - `sandbox` / `stripe`: a customer when an operator marked the account (`is_customer_override`) (and, once billing
- *   lands, with an active subscription); otherwise not a customer and upgradable.
+ * - `sandbox` / `stripe`: a customer on its plan while a subscription entitles (active, or cancelled with the
+ *   paid period still running); else a customer when an operator marked the account
+ *   (`is_customer_override`); otherwise not a customer and upgradable.
  */
 export async function getEntitlements(
   ctx: Pick<AppContext, "config" | "database">,
@@ -23,8 +25,8 @@ export async function getEntitlements(
     .from(users)
     .where(eq(users.id, userId));
   if (!row) return { is_customer: false, plan: null, upgradable: false };
-  // Billing seam: when subscriptions exist, an active paid subscription makes the user a customer on
-  // its plan; that lookup goes here, before the operator override.
+  const current = await currentSubscription(ctx.database.db, userId);
+  if (current) return { is_customer: true, plan: current.p.plan, upgradable: false };
   if (row.override) return { is_customer: true, plan: null, upgradable: false };
   return { is_customer: false, plan: null, upgradable: true };
 }

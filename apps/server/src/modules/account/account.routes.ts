@@ -1,0 +1,39 @@
+import { BILLING_API, OkSchema } from "@tonus/contract";
+import type { FastifyInstance } from "fastify";
+import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { AppError } from "../../lib/app-error.ts";
+import { writeAudit } from "../../lib/audit.ts";
+import { requireUserId, resetSessionCookies } from "../../lib/auth.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { pseudonymUuid } from "../../lib/crypto.ts";
+import { deleteUserData, registryEnv } from "../../lib/registry.ts";
+import { hasActivePaidSubscription } from "../billing/billing.service.ts";
+
+/**
+ * Account deletion (spec §4, §7 `POST user/delete/`): refused while a paid subscription renews;
+ * otherwise every row of the account goes in one transaction through the data registry (payments stay,
+ * pseudonymised), files right after, and the browser's session is replaced by an anonymous one.
+ */
+export async function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  r.post(
+    BILLING_API.userDelete,
+    { config: { access: "user" }, schema: { response: { 200: OkSchema } } },
+    async (request, reply) => {
+      const userId = requireUserId(request);
+      if (ctx.config.BILLING_MODE !== "off" && (await hasActivePaidSubscription(ctx.database.db, userId)))
+        throw new AppError(
+          "subscription_active",
+          "Unable to delete account (cancel your subscription first)",
+        );
+      await deleteUserData(registryEnv(ctx), userId);
+      await writeAudit(ctx.database.db, {
+        action: "account.deleted",
+        userId: pseudonymUuid(ctx.config.secretKey, userId),
+        request,
+      });
+      resetSessionCookies(reply, ctx.config);
+      return { ok: true as const };
+    },
+  );
+}

@@ -1,0 +1,46 @@
+/**
+ * The one interface billing talks to (PRODUCT.md §4). Shaped after Stripe's PaymentIntents: a payment is
+ * created and confirmed with a card token from the provider's own tokenisation on the page (a card number
+ * never reaches our routes); it either succeeds, fails, or needs the customer's 3-D Secure confirmation,
+ * after which `retrievePayment` tells the outcome. Every call that moves money carries an idempotency
+ * key derived from our operation id, so a retry after a crash returns the same provider object.
+ */
+export type Card = { brand: string; last4: string; exp_month: number; exp_year: number };
+
+export type PaymentResult = {
+  intentId: string;
+  status: "succeeded" | "requires_action" | "failed" | "refunded";
+  /** Where the customer confirms (3-D Secure) when `requires_action`. */
+  actionUrl?: string;
+  failureMessage?: string;
+  card?: Card;
+  /** A reusable payment method for renewals (off-session charges). */
+  paymentMethod?: string;
+};
+
+export type CreatePayment = {
+  amount: number;
+  currency: string;
+  /** The card token from the page, or a saved payment method for a renewal. */
+  source: string;
+  /** True for renewals: no customer is present, so a card that needs 3-D Secure fails. */
+  offSession?: boolean;
+  idempotencyKey: string;
+  description: string;
+};
+
+export interface PaymentProvider {
+  readonly name: "sandbox" | "stripe";
+  createPayment(input: CreatePayment): Promise<PaymentResult>;
+  retrievePayment(intentId: string): Promise<PaymentResult>;
+  refund(intentId: string, idempotencyKey: string): Promise<PaymentResult>;
+}
+
+/** The provider refused the call itself (not a decline): bad token, idempotency-key misuse. */
+export class ProviderError extends Error {
+  readonly kind: "invalid_request" | "idempotency_mismatch";
+  constructor(kind: "invalid_request" | "idempotency_mismatch", message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
