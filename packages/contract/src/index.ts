@@ -1,5 +1,6 @@
 export * from "./academy.ts";
 export * from "./auth.ts";
+export * from "./billing.ts";
 export * from "./bp.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
@@ -7,4 +8,3 @@ export * from "./measurements.ts";
 export * from "./paths.ts";
 export * from "./profile.ts";
 export * from "./shares.ts";
-export * from "./billing.ts";
