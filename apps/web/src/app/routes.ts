@@ -230,6 +230,20 @@ export const ROUTES: readonly RouteRow[] = [
     titleKey: "measure.detail.title",
     load: () => import("../features/measure/MeasurementDetailPage.tsx"),
   },
+  {
+    path: "/blood-pressure",
+    access: "auth",
+    layout: "full",
+    titleKey: "bp.title",
+    load: () => import("../features/bp/BpLogPage.tsx"),
+  },
+  {
+    path: "/share-bp-log",
+    access: "any",
+    layout: "full",
+    titleKey: "bp.shared_title",
+    load: () => import("../features/bp/SharedBpLogPage.tsx"),
+  },
 ];
 
 function trimTrailingSlash(path: string): string {

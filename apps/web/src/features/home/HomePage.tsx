@@ -43,6 +43,9 @@ export default function HomePage() {
       <Card title={t("home.actions.title")}>
         <ul className="stack" style={{ paddingLeft: 0, listStyle: "none", margin: 0 }}>
           <li>
+            <Link to="/blood-pressure">{t("nav.blood_pressure")}</Link>
+          </li>
+          <li>
             <Link to="/user/personal">{t("home.actions.personal")}</Link>
           </li>
           <li>

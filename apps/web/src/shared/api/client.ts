@@ -35,6 +35,11 @@ export type RequestOptions = {
    * "403 → sign-in" rule so a wrong password never bounces the person around.
    */
   isDataCall?: boolean;
+  /**
+   * A share viewer's token (`tsh_…`), sent as `Authorization: Token …` without cookies, so the request
+   * can only ever read what that one link grants.
+   */
+  authToken?: string;
 };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -82,6 +87,7 @@ async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
     const csrf = readCookie(CSRF_COOKIE);
     if (csrf) headers.set("X-CSRFToken", csrf);
   }
+  if (options.authToken) headers.set("Authorization", `Token ${options.authToken}`);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
@@ -95,7 +101,7 @@ async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
       method,
       headers,
       body,
-      credentials: "same-origin",
+      credentials: options.authToken ? "omit" : "same-origin",
       signal: options.signal,
     });
   } catch (error) {

@@ -1,0 +1,80 @@
+import { useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
+import { ApiError } from "../../shared/api/client.ts";
+import { Alert } from "../../shared/ui/Alert.tsx";
+import { Button } from "../../shared/ui/Button.tsx";
+import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { PAGE_SIZE, useSharedLog } from "./bp-api.ts";
+import { ReadingsTable } from "./ReadingsTable.tsx";
+import "./bp.css";
+
+const TOKEN = /^tsh_[A-Za-z0-9_-]{20,100}$/;
+
+/** The link's token from the address fragment (never sent to a server by the browser). */
+function tokenFromHash(): string | null {
+  const token = decodeURIComponent(window.location.hash.slice(1));
+  return TOKEN.test(token) ? token : null;
+}
+
+/** /share-bp-log#tsh_…: a shared blood-pressure log, read-only, with the visitor banner; printable. */
+export default function SharedBpLogPage() {
+  const { t } = useTranslation();
+  const [token] = useState(tokenFromHash);
+  const [limit, setLimit] = useState(PAGE_SIZE);
+  const log = useSharedLog(token, limit);
+
+  const banner = (
+    <div className="banner banner--share no-print">
+      <span>{t("share.banner.text")} </span>
+      <Link className="banner__button" to="/auth/registration/">
+        {t("share.banner.action")}
+      </Link>
+    </div>
+  );
+
+  if (!token || (log.isError && log.error instanceof ApiError && log.error.status === 404)) {
+    return (
+      <>
+        {banner}
+        <Alert status="info">{t("bp.shared.unavailable")}</Alert>
+      </>
+    );
+  }
+  if (log.isPending) return <LoadingState />;
+  if (log.isError) {
+    return (
+      <Alert status="error">
+        <p>{t("bp.load_failed")}</p>
+        <Button variant="secondary" onClick={() => void log.refetch()}>
+          {t("common.retry")}
+        </Button>
+      </Alert>
+    );
+  }
+  return (
+    <div className="stack bp-page">
+      {banner}
+      <p className="muted">{t("bp.shared.intro")}</p>
+      <p className="actions no-print">
+        <Button variant="secondary" onClick={() => window.print()}>
+          {t("bp.print")}
+        </Button>
+      </p>
+      {log.data.results.length === 0 ? (
+        <p className="empty-state">{t("bp.shared.empty")}</p>
+      ) : (
+        <>
+          <ReadingsTable readings={log.data.results} />
+          <p className="muted">{t("bp.count", { count: log.data.count })}</p>
+          {log.data.count > log.data.results.length && (
+            <Button variant="secondary" isBusy={log.isFetching} onClick={() => setLimit(limit + PAGE_SIZE)}>
+              {t("bp.load_more")}
+            </Button>
+          )}
+        </>
+      )}
+      <p className="muted">{t("bp.not_a_diagnosis")}</p>
+    </div>
+  );
+}
