@@ -37,6 +37,11 @@ http
   .listen(E2E_MAIL_API_PORT, "127.0.0.1");
 
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-e2e-"));
+// The academy: the real courses plus a small fixture course (PRO, missing-language and pacer cases).
+const academyDir = path.join(dataDir, "academy");
+for (const source of ["content/academy", "e2e/fixtures/academy"]) {
+  fs.cpSync(source, academyDir, { recursive: true, filter: (from) => !from.endsWith("README.md") });
+}
 const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
   env: {
@@ -46,6 +51,7 @@ const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
     HOST: "127.0.0.1",
     PUBLIC_URL: `http://127.0.0.1:${E2E_PORT}`,
     DATA_DIR: dataDir,
+    ACADEMY_CONTENT_DIR: academyDir,
     SMTP_URL: `smtp://127.0.0.1:${E2E_MAIL_PORT}`,
     BILLING_MODE: "sandbox",
     LOG_LEVEL: "warn",
