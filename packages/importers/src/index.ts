@@ -5,6 +5,15 @@
  * helpers (files, streams) live in `@tonus/importers/node`. Bad input never throws: it ends in the report.
  */
 
+export { hashId, importAppleHealthXml } from "./apple-health/apple-health-import.ts";
+export { activityName, parseHealthDate, QUANTITY_TYPES } from "./apple-health/types-map.ts";
+export {
+  cleanXmlValue,
+  MAX_MARKUP_CHARS,
+  type XmlAttributes,
+  type XmlHandler,
+  XmlScanner,
+} from "./apple-health/xml-scanner.ts";
 export { chunksOf, collect } from "./chunks.ts";
 export {
   FIT_EPOCH_S,

@@ -10,6 +10,7 @@ export function createReport(format: string): ImportReport {
     bytesRead: 0,
     read: 0,
     emitted: 0,
+    ignored: 0,
     rejectedCount: 0,
     rejected: [],
     warnings: [],
@@ -18,13 +19,13 @@ export function createReport(format: string): ImportReport {
 }
 
 /** Counts a rejected item and keeps its reason while there is room. */
-export function reject(report: ImportReport, rejection: Rejection): void {
+export function reject(report: ImportReport, rejection: Rejection): undefined {
   report.rejectedCount++;
   if (report.rejected.length < MAX_KEPT_REJECTIONS) report.rejected.push(rejection);
 }
 
 /** Keeps a warning once per reason+detail, while there is room. */
-export function warn(report: ImportReport, warning: Rejection): void {
+export function warn(report: ImportReport, warning: Rejection): undefined {
   if (report.warnings.length >= MAX_KEPT_REJECTIONS) return;
   if (report.warnings.some((w) => w.reason === warning.reason && w.detail === warning.detail)) return;
   report.warnings.push(warning);

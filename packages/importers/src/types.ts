@@ -131,6 +131,8 @@ export type ImportReport = {
   read: number;
   /** Records yielded. */
   emitted: number;
+  /** Items read that Tonus does not store (an unsupported HealthKit type); not errors. */
+  ignored: number;
   /** How many items were rejected (the list below keeps only the first `MAX_KEPT_REJECTIONS`). */
   rejectedCount: number;
   rejected: Rejection[];

@@ -1,0 +1,60 @@
+// `npm run bench -w @tonus/importers` (and the root `npm run bench`): prints one line per measurement,
+// `BENCH <name> <metric>=<value> <unit>`. Goals (issue 7) on the project's 2-core machine: Apple Health
+// export.xml parsed at ≥ 150 MB/s; FIT decoding at least as fast as the common JavaScript decoders.
+import fs from "node:fs";
+import path from "node:path";
+import { chunksOf, importAppleHealthXml, importFit } from "../src/index.ts";
+import { emptyCounts, generateAppleHealthExport } from "../test/synthetic-apple-health.ts";
+
+const MB = 1024 * 1024;
+
+async function drain(records: AsyncIterable<unknown>): Promise<number> {
+  let n = 0;
+  for await (const _ of records) n++;
+  return n;
+}
+
+async function* replay(chunks: Uint8Array[]): AsyncGenerator<Uint8Array> {
+  for (const c of chunks) yield c;
+}
+
+async function benchAppleHealth(): Promise<void> {
+  const chunks: Uint8Array[] = [];
+  const counts = emptyCounts();
+  for await (const c of generateAppleHealthExport(Number(process.env.BENCH_AH_MB ?? 200) * MB, counts)) chunks.push(c);
+  await drain(importAppleHealthXml(replay(chunks.slice(0, 8))).records); // warm-up
+  const best = { s: Number.POSITIVE_INFINITY, cpuS: Number.POSITIVE_INFINITY, records: 0 };
+  for (let run = 0; run < 3; run++) {
+    const t0 = performance.now();
+    const c0 = process.cpuUsage();
+    const records = await drain(importAppleHealthXml(replay(chunks)).records);
+    const cpu = process.cpuUsage(c0);
+    const s = (performance.now() - t0) / 1000;
+    if (s < best.s) Object.assign(best, { s, records });
+    best.cpuS = Math.min(best.cpuS, (cpu.user + cpu.system) / 1e6);
+  }
+  const name = "importers.applehealth_parse";
+  process.stdout.write(`BENCH ${name} throughput=${(counts.bytes / MB / best.s).toFixed(1)} MB/s\n`);
+  // CPU-time throughput: what one core does when the machine is shared (wall time then understates it).
+  process.stdout.write(`BENCH ${name} cpu_throughput=${(counts.bytes / MB / best.cpuS).toFixed(1)} MB/s\n`);
+  process.stdout.write(`BENCH ${name} records=${Math.round(best.records / best.s)} records/s\n`);
+}
+
+async function benchFit(): Promise<void> {
+  const file = path.join(import.meta.dirname, "..", "test", "fixtures", "fit", "activity-large-fenxi2-multisport.fit");
+  const bytes = new Uint8Array(fs.readFileSync(file));
+  const runs = 20;
+  for (let i = 0; i < 3; i++) await drain(importFit(chunksOf(bytes)).records);
+  const t0 = performance.now();
+  const c0 = process.cpuUsage();
+  for (let i = 0; i < runs; i++) await drain(importFit(chunksOf(bytes)).records);
+  const cpu = process.cpuUsage(c0);
+  const s = (performance.now() - t0) / 1000;
+  const cpuS = (cpu.user + cpu.system) / 1e6;
+  process.stdout.write(`BENCH importers.fit_decode throughput=${((bytes.length * runs) / MB / s).toFixed(1)} MB/s\n`);
+  process.stdout.write(`BENCH importers.fit_decode cpu_throughput=${((bytes.length * runs) / MB / cpuS).toFixed(1)} MB/s\n`);
+  process.stdout.write(`BENCH importers.fit_decode file_1mb=${((s / runs) * 1000).toFixed(2)} ms\n`);
+}
+
+await benchFit();
+await benchAppleHealth();

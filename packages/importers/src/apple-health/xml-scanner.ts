@@ -1,0 +1,212 @@
+// A streaming scanner for the XML of Apple Health's export.xml: not a general XML parser. It finds tags
+// with native `indexOf` over decoded text (faster here than a byte loop or a SAX parser), reads attributes
+// only of the elements the caller wants, and never interprets the DTD: the internal subset is skipped,
+// entities are never expanded (only the five predefined ones and character references are decoded),
+// nothing external is ever fetched. C0 control characters that strict parsers reject (real exports hold
+// `\x0b`) are dropped from the values it hands out.
+
+/** Attributes of one wanted element, as decoded strings. */
+export type XmlAttributes = Record<string, string>;
+
+/** What the scanner reports to its user. */
+export type XmlHandler = {
+  /** A start (or self-closing) tag of a wanted element; `attrs` is null when an attribute was malformed. */
+  open(name: string, attrs: XmlAttributes | null, selfClosing: boolean, offset: number): void;
+  /** An end tag of a wanted element (also called right after `open` for a self-closing one). */
+  close(name: string, offset: number): void;
+  /** The DOCTYPE declared entities or an external id: ignored, reported once. */
+  doctype(info: { entities: number; external: boolean }): void;
+};
+
+/** Longest piece of markup (a tag, a comment, the DOCTYPE) kept while waiting for its end. */
+export const MAX_MARKUP_CHARS = 1 << 20;
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
+const CONTROL_OR_AMP = /[\u0000-\u0008\u000b\u000c\u000e-\u001f&]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g;
+const ENTITY = /&(#x[0-9a-fA-F]+|#[0-9]+|lt|gt|amp|quot|apos);/g;
+const PREDEFINED: Record<string, string> = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+
+/** Drops C0 control characters and decodes predefined entities and character references. */
+export function cleanXmlValue(raw: string): string {
+  if (!CONTROL_OR_AMP.test(raw)) return raw;
+  return raw.replace(CONTROL, "").replace(ENTITY, (all, ref: string) => {
+    if (ref[0] !== "#") return PREDEFINED[ref] ?? all;
+    const code = ref[1] === "x" ? Number.parseInt(ref.slice(2), 16) : Number.parseInt(ref.slice(1), 10);
+    // A reference to a control character or past Unicode is dropped, like a raw control character.
+    if (
+      !Number.isFinite(code) ||
+      code > 0x10ffff ||
+      (code < 0x20 && code !== 9 && code !== 10 && code !== 13)
+    ) {
+      return "";
+    }
+    return String.fromCodePoint(code);
+  });
+}
+
+/** Why the scanner stopped early. */
+export type XmlScanError = { reason: "xml_malformed" | "unexpected_eof"; offset: number; detail: string };
+
+/**
+ * Feed it decoded text with `push`; it calls the handler for wanted elements and keeps only the
+ * unfinished markup between calls. `finish` tells whether the document ended cleanly.
+ */
+export class XmlScanner {
+  /** Set when the input cannot be scanned further (a markup piece longer than the cap). */
+  error?: XmlScanError;
+  private text = "";
+  /** Characters consumed before `text[0]` (the offset reported: bytes for ASCII input). */
+  private base = 0;
+  private depth = 0;
+  private sawRoot = false;
+
+  private readonly wanted: ReadonlySet<string>;
+  private readonly handler: XmlHandler;
+
+  /** `wanted`: element names whose tags are reported (with attributes) to `handler`. */
+  constructor(wanted: ReadonlySet<string>, handler: XmlHandler) {
+    this.wanted = wanted;
+    this.handler = handler;
+  }
+
+  /** Scans `chunk` (appended to any unfinished markup). */
+  push(chunk: string): void {
+    if (this.error) return;
+    const s = this.text.length > 0 ? this.text + chunk : chunk;
+    const i = this.scan(s);
+    this.base += i;
+    this.text = i >= s.length ? "" : s.slice(i);
+    if (this.text.length > MAX_MARKUP_CHARS) {
+      this.error = { reason: "xml_malformed", offset: this.base, detail: "markup longer than the cap" };
+    }
+  }
+
+  /** Ends the input; returns the problem if the document stopped inside markup or an open element. */
+  finish(): XmlScanError | undefined {
+    if (this.error) return this.error;
+    if (this.text.trim().length > 0) {
+      return { reason: "unexpected_eof", offset: this.base, detail: "ends inside markup" };
+    }
+    if (!this.sawRoot) return { reason: "xml_malformed", offset: this.base, detail: "no root element" };
+    if (this.depth > 0)
+      return { reason: "unexpected_eof", offset: this.base, detail: `${this.depth} open elements` };
+    return undefined;
+  }
+
+  /** Scans complete markup in `s`; returns the index of the first unconsumed character. */
+  private scan(s: string): number {
+    let i = 0;
+    const n = s.length;
+    for (;;) {
+      const lt = s.indexOf("<", i);
+      if (lt < 0 || lt + 1 >= n) return lt < 0 ? n : lt;
+      const c = s.charCodeAt(lt + 1);
+      let next: number;
+      if (c === 47) next = this.endTag(s, lt);
+      else if (c === 33) next = this.declaration(s, lt);
+      else if (c === 63) next = end(s, "?>", lt + 2);
+      else next = this.startTag(s, lt);
+      if (next < 0) return lt;
+      i = next;
+    }
+  }
+
+  private endTag(s: string, lt: number): number {
+    const gt = s.indexOf(">", lt + 2);
+    if (gt < 0) return -1;
+    const name = s.slice(lt + 2, gt).trim();
+    this.depth = Math.max(0, this.depth - 1);
+    if (this.wanted.has(name)) this.handler.close(name, this.base + lt);
+    return gt + 1;
+  }
+
+  private declaration(s: string, lt: number): number {
+    if (s.startsWith("<!--", lt)) return end(s, "-->", lt + 4);
+    if (s.startsWith("<![CDATA[", lt)) return end(s, "]]>", lt + 9);
+    if (s.length - lt < 9) return -1;
+    if (!s.startsWith("<!DOCTYPE", lt)) return end(s, ">", lt + 2);
+    const gt = s.indexOf(">", lt);
+    const bracket = s.indexOf("[", lt);
+    if (gt < 0 && bracket < 0) return -1;
+    const hasSubset = bracket >= 0 && (gt < 0 || bracket < gt);
+    const head = s.slice(lt, hasSubset ? bracket : gt);
+    let stop = gt + 1;
+    let entities = 0;
+    if (hasSubset) {
+      const close = /\]\s*>/g;
+      close.lastIndex = bracket;
+      const m = close.exec(s);
+      if (!m) return -1;
+      stop = m.index + m[0].length;
+      entities = s.slice(bracket, m.index).split("<!ENTITY").length - 1;
+    }
+    const external = /\b(SYSTEM|PUBLIC)\b/.test(head);
+    if (entities > 0 || external) this.handler.doctype({ entities, external });
+    return stop;
+  }
+
+  private startTag(s: string, lt: number): number {
+    const n = s.length;
+    let j = lt + 1;
+    for (; j < n; j++) {
+      const c = s.charCodeAt(j);
+      if (c <= 32 || c === 47 || c === 62) break;
+    }
+    if (j >= n) return -1;
+    const name = s.slice(lt + 1, j);
+    const isWanted = this.wanted.has(name);
+    let attrs: XmlAttributes | null = isWanted ? {} : null;
+    let k = j;
+    for (;;) {
+      while (k < n && s.charCodeAt(k) <= 32) k++;
+      if (k >= n) return -1;
+      const c = s.charCodeAt(k);
+      if (c === 62 || c === 47) {
+        const selfClosing = c === 47;
+        if (selfClosing && k + 1 >= n) return -1;
+        if (selfClosing && s.charCodeAt(k + 1) !== 62) {
+          this.error = { reason: "xml_malformed", offset: this.base + k, detail: `stray / in <${name}>` };
+          return n;
+        }
+        this.sawRoot = true;
+        if (!selfClosing) this.depth++;
+        if (isWanted) {
+          this.handler.open(name, attrs, selfClosing, this.base + lt);
+          if (selfClosing) this.handler.close(name, this.base + lt);
+        }
+        return k + (selfClosing ? 2 : 1);
+      }
+      const eq = s.indexOf("=", k);
+      if (eq < 0) return -1;
+      let q = eq + 1;
+      while (q < n && s.charCodeAt(q) <= 32) q++;
+      if (q >= n) return -1;
+      const quote = s[q] as string;
+      if (quote !== '"' && quote !== "'") {
+        this.error = {
+          reason: "xml_malformed",
+          offset: this.base + q,
+          detail: `unquoted attribute in <${name}>`,
+        };
+        return n;
+      }
+      const close = s.indexOf(quote, q + 1);
+      if (close < 0) return -1;
+      if (attrs) {
+        const attrName = s.slice(k, eq).trimEnd();
+        // A name with a space or markup in it (seen in hand-edited and broken exports): the element is
+        // reported with null attributes and skipped by the caller; scanning goes on after it.
+        if (/[\s<>"']/.test(attrName)) attrs = null;
+        else attrs[attrName] = s.slice(q + 1, close);
+      }
+      k = close + 1;
+    }
+  }
+}
+
+function end(s: string, terminator: string, from: number): number {
+  const at = s.indexOf(terminator, from);
+  return at < 0 ? -1 : at + terminator.length;
+}
