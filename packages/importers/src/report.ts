@@ -1,4 +1,4 @@
-import type { ImportReport, Rejection } from "./types.ts";
+import type { ImportRecord, ImportReport, ImportSession, Rejection } from "./types.ts";
 
 /** At most this many rejections (and warnings) are kept in a report; the counts keep going. */
 export const MAX_KEPT_REJECTIONS = 1000;
@@ -34,4 +34,15 @@ export function warn(report: ImportReport, warning: Rejection): undefined {
 /** Records the first whole-file problem (later ones are consequences of it). */
 export function fail(report: ImportReport, rejection: Rejection): void {
   report.fatal ??= rejection;
+}
+
+/** Wraps a batch generator as an {@link ImportSession} whose `records` flattens the same batches. */
+export function createSession(
+  report: ImportReport,
+  batches: AsyncGenerator<ImportRecord[], void, undefined>,
+): ImportSession {
+  async function* records(): AsyncGenerator<ImportRecord, void, undefined> {
+    for await (const batch of batches) yield* batch;
+  }
+  return { report, batches, records: records() };
 }

@@ -144,9 +144,13 @@ export type ImportReport = {
   done: boolean;
 };
 
-/** A running import: iterate `records` (once); `report` fills in as it goes. */
+/**
+ * A running import. Iterate either `records` or `batches` (not both: they share one reader), once;
+ * `report` fills in as it goes. A batch holds what one input chunk completed, for bulk writes.
+ */
 export type ImportSession = {
   records: AsyncGenerator<ImportRecord, void, undefined>;
+  batches: AsyncGenerator<ImportRecord[], void, undefined>;
   report: ImportReport;
 };
 

@@ -1,7 +1,14 @@
 // Apple Health export.xml → Tonus records, streaming: the scanner keeps only unfinished markup between
 // chunks and this layer only the element being read (a Record with its beats, a Correlation, a Workout).
-import { createReport, fail, reject, warn } from "../report.ts";
-import type { ImportOptions, ImportRecord, ImportReport, ImportSession } from "../types.ts";
+import { createReport, createSession, fail, reject, warn } from "../report.ts";
+import type {
+  ImportOptions,
+  ImportRecord,
+  ImportReport,
+  ImportSession,
+  SampleRecord,
+  WorkoutRecord,
+} from "../types.ts";
 import {
   activityName,
   BLOOD_PRESSURE_CORRELATION,
@@ -23,9 +30,60 @@ const WANTED = new Set([
   "HealthData",
 ]);
 
-type OpenRecord = { attrs: XmlAttributes | null; offset: number; bpm: number[] };
-type OpenCorrelation = { attrs: XmlAttributes | null; offset: number; systolic?: number; diastolic?: number };
-type OpenWorkout = { attrs: XmlAttributes | null; offset: number; distanceM?: number; energyJ?: number };
+type RecordAttrs = {
+  type: string;
+  unit: string;
+  value: string | undefined;
+  sourceName: string;
+  startDate: string;
+  endDate: string;
+};
+type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] };
+type OpenCorrelation = {
+  attrs: RecordAttrs | null;
+  offset: number;
+  systolic?: number;
+  diastolic?: number;
+};
+type WorkoutAttrs = RecordAttrs & {
+  duration?: string;
+  durationUnit?: string;
+  totalDistance?: string;
+  totalDistanceUnit?: string;
+  totalEnergyBurned?: string;
+  totalEnergyBurnedUnit?: string;
+};
+type OpenWorkout = { attrs: WorkoutAttrs | null; offset: number; distanceM?: number; energyJ?: number };
+
+function recordAttrs(a: XmlAttributes, typeName = "type"): RecordAttrs | null {
+  if (a.malformed) return null;
+  return {
+    type: a.get(typeName) ?? "",
+    unit: a.get("unit") ?? "",
+    value: a.get("value"),
+    sourceName: a.get("sourceName") ?? "",
+    startDate: a.get("startDate") ?? "",
+    endDate: a.get("endDate") ?? "",
+  };
+}
+
+function workoutAttrs(a: XmlAttributes): WorkoutAttrs | null {
+  const base = recordAttrs(a, "workoutActivityType");
+  if (!base) return null;
+  const w: WorkoutAttrs = base;
+  for (const key of [
+    "duration",
+    "durationUnit",
+    "totalDistance",
+    "totalDistanceUnit",
+    "totalEnergyBurned",
+    "totalEnergyBurnedUnit",
+  ] as const) {
+    const v = a.get(key);
+    if (v !== undefined) w[key] = v;
+  }
+  return w;
+}
 
 /** Two 32-bit FNV-1a hashes of `s` as 16 hex digits: a short, stable id for a record with no id. */
 export function hashId(s: string): string {
@@ -40,13 +98,20 @@ export function hashId(s: string): string {
 }
 
 class AppleHealthMapper implements XmlHandler {
-  readonly out: ImportRecord[] = [];
+  out: ImportRecord[] = [];
   private record: OpenRecord | null = null;
   private correlation: OpenCorrelation | null = null;
   private workout: OpenWorkout | null = null;
-
   private readonly report: ImportReport;
   private readonly source: string;
+  // Exports repeat the same device and dates record after record: remember the last ones.
+  private lastDeviceRaw = "";
+  private lastDevice = { name: "", key: hashId("") };
+  private readonly dates: [string, number][] = [
+    ["", Number.NaN],
+    ["", Number.NaN],
+  ];
+  private nextDate = 0;
 
   constructor(report: ImportReport, source: string) {
     this.report = report;
@@ -60,25 +125,25 @@ class AppleHealthMapper implements XmlHandler {
     });
   }
 
-  open(name: string, attrs: XmlAttributes | null, _selfClosing: boolean, offset: number): void {
+  open(name: string, attrs: XmlAttributes, _selfClosing: boolean, offset: number): void {
     switch (name) {
       case "Record":
         this.report.read++;
-        this.record = { attrs, offset, bpm: [] };
+        this.record = { attrs: recordAttrs(attrs), offset, bpm: [] };
         return;
       case "Correlation":
         this.report.read++;
-        this.correlation = { attrs, offset };
+        this.correlation = { attrs: recordAttrs(attrs), offset };
         return;
       case "Workout":
         this.report.read++;
-        this.workout = { attrs, offset };
+        this.workout = { attrs: workoutAttrs(attrs), offset };
         return;
       case "WorkoutStatistics":
-        if (this.workout && attrs) this.addWorkoutStatistics(this.workout, attrs);
+        if (this.workout && !attrs.malformed) this.addWorkoutStatistics(this.workout, attrs);
         return;
       case "InstantaneousBeatsPerMinute": {
-        const bpm = Number(attrs?.bpm);
+        const bpm = Number(attrs.get("bpm"));
         if (this.record && bpm > 0 && Number.isFinite(bpm)) this.record.bpm.push(bpm);
         return;
       }
@@ -103,6 +168,27 @@ class AppleHealthMapper implements XmlHandler {
     this.out.push(rec);
   }
 
+  private date(s: string): number {
+    const [a, b] = this.dates as [[string, number], [string, number]];
+    if (a[0] === s) return a[1];
+    if (b[0] === s) return b[1];
+    const v = parseHealthDate(s);
+    const slot = this.dates[this.nextDate] as [string, number];
+    slot[0] = s;
+    slot[1] = v;
+    this.nextDate ^= 1;
+    return v;
+  }
+
+  private device(raw: string): { name: string; key: string } {
+    if (raw !== this.lastDeviceRaw) {
+      const name = cleanXmlValue(raw);
+      this.lastDeviceRaw = raw;
+      this.lastDevice = { name, key: hashId(name) };
+    }
+    return this.lastDevice;
+  }
+
   private closeRecord(r: OpenRecord): undefined {
     const a = r.attrs;
     if (!a)
@@ -111,8 +197,7 @@ class AppleHealthMapper implements XmlHandler {
         offset: r.offset,
         detail: "malformed attribute",
       });
-    const type = a.type ?? "";
-    const inBp = this.correlation !== null && type.startsWith("HKQuantityTypeIdentifierBloodPressure");
+    const type = a.type;
     if (type === SLEEP_TYPE) return this.emitSleep(a, r.offset);
     const mapping = QUANTITY_TYPES[type];
     if (!mapping) {
@@ -120,38 +205,39 @@ class AppleHealthMapper implements XmlHandler {
       return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(type) });
     }
     const raw = Number(a.value);
-    if (a.value === undefined || !Number.isFinite(raw)) {
+    if (a.value === undefined || a.value === "" || !Number.isFinite(raw)) {
       return reject(this.report, { reason: "invalid_value", offset: r.offset, detail: `${type} value` });
     }
-    const at = parseHealthDate(a.startDate ?? "");
+    const at = this.date(a.startDate);
     if (Number.isNaN(at))
       return reject(this.report, { reason: "invalid_date", offset: r.offset, detail: "startDate" });
-    const value = convertQuantity(mapping, raw, a.unit ?? "");
+    const value = convertQuantity(mapping, raw, a.unit);
     if (value === undefined) {
-      return reject(this.report, {
-        reason: "unknown_unit",
-        offset: r.offset,
-        detail: cleanXmlValue(a.unit ?? ""),
-      });
+      return reject(this.report, { reason: "unknown_unit", offset: r.offset, detail: cleanXmlValue(a.unit) });
     }
-    if (inBp && this.correlation) {
+    if (
+      this.correlation !== null &&
+      (mapping.metric === "bp_systolic" || mapping.metric === "bp_diastolic")
+    ) {
       if (mapping.metric === "bp_systolic") this.correlation.systolic = value;
       else this.correlation.diastolic = value;
       return;
     }
-    const endAt = parseHealthDate(a.endDate ?? "");
-    const key = hashId(`${type}|${a.sourceName}|${a.startDate}|${a.endDate}|${a.value}|${a.unit}`);
-    this.emit({
+    const endAt = this.date(a.endDate);
+    const device = this.device(a.sourceName);
+    const span = endAt > at ? endAt - at : 0;
+    const rec: SampleRecord = {
       kind: "sample",
       metric: mapping.metric,
       at,
-      ...(endAt > at ? { endAt } : {}),
       value,
       unit: mapping.unit,
       source: this.source,
-      clientId: `${mapping.metric}:${at}:${key}`,
-      meta: { device: cleanXmlValue(a.sourceName ?? "") },
-    });
+      clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
+      meta: { device: device.name },
+    };
+    if (span > 0) rec.endAt = endAt;
+    this.emit(rec);
     if (mapping.metric === "sdnn" && r.bpm.length > 0) {
       // Apple lists each beat as an instantaneous rate; the beat's interval is 60 000 / bpm ms.
       this.emit({
@@ -159,21 +245,21 @@ class AppleHealthMapper implements XmlHandler {
         startedAt: at,
         rrMs: r.bpm.map((bpm) => Math.round(60000 / bpm)),
         source: this.source,
-        clientId: `rr:${at}:${key}`,
-        meta: { device: cleanXmlValue(a.sourceName ?? ""), derivedFrom: "instantaneous_bpm" },
+        clientId: `rr:${at}:${span}:${device.key}`,
+        meta: { device: device.name, derivedFrom: "instantaneous_bpm" },
       });
     }
   }
 
-  private emitSleep(a: XmlAttributes, offset: number): undefined {
-    const at = parseHealthDate(a.startDate ?? "");
-    const endAt = parseHealthDate(a.endDate ?? "");
+  private emitSleep(a: RecordAttrs, offset: number): undefined {
+    const at = this.date(a.startDate);
+    const endAt = this.date(a.endDate);
     if (Number.isNaN(at) || Number.isNaN(endAt) || endAt < at) {
       return reject(this.report, { reason: "invalid_date", offset, detail: "sleep dates" });
     }
     const stage = SLEEP_STAGES[a.value ?? ""];
     if (!stage) return reject(this.report, { reason: "invalid_value", offset, detail: "sleep stage" });
-    const key = hashId(`${SLEEP_TYPE}|${a.sourceName}|${a.startDate}|${a.endDate}|${a.value}`);
+    const device = this.device(a.sourceName);
     this.emit({
       kind: "sample",
       metric: "sleep",
@@ -182,8 +268,8 @@ class AppleHealthMapper implements XmlHandler {
       value: (endAt - at) / 1000,
       unit: "s",
       source: this.source,
-      clientId: `sleep:${at}:${key}`,
-      meta: { device: cleanXmlValue(a.sourceName ?? ""), stage },
+      clientId: `sleep:${at}:${endAt - at}:${stage}:${device.key}`,
+      meta: { device: device.name, stage },
     });
   }
 
@@ -197,9 +283,9 @@ class AppleHealthMapper implements XmlHandler {
       });
     if (a.type !== BLOOD_PRESSURE_CORRELATION) {
       this.report.ignored++;
-      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(a.type ?? "") });
+      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(a.type) });
     }
-    const at = parseHealthDate(a.startDate ?? "");
+    const at = this.date(a.startDate);
     if (Number.isNaN(at))
       return reject(this.report, { reason: "invalid_date", offset: c.offset, detail: "startDate" });
     if (c.systolic === undefined || c.diastolic === undefined) {
@@ -209,26 +295,27 @@ class AppleHealthMapper implements XmlHandler {
         detail: "systolic or diastolic",
       });
     }
+    const device = this.device(a.sourceName);
     this.emit({
       kind: "bp",
       at,
       systolicMmHg: c.systolic,
       diastolicMmHg: c.diastolic,
       source: this.source,
-      clientId: `bp:${at}:${hashId(`${a.sourceName}|${a.startDate}|${c.systolic}|${c.diastolic}`)}`,
-      meta: { device: cleanXmlValue(a.sourceName ?? "") },
+      clientId: `bp:${at}:${c.systolic}:${c.diastolic}:${device.key}`,
+      meta: { device: device.name },
     });
   }
 
   private addWorkoutStatistics(w: OpenWorkout, a: XmlAttributes): void {
-    const sum = Number(a.sum);
+    const sum = Number(a.get("sum"));
     if (!Number.isFinite(sum)) return;
-    const type = a.type ?? "";
+    const type = a.get("type") ?? "";
     if (type.startsWith("HKQuantityTypeIdentifierDistance")) {
-      const f = workoutFactor("length", a.unit);
+      const f = workoutFactor("length", a.get("unit"));
       if (f !== undefined) w.distanceM ??= sum * f;
     } else if (type === "HKQuantityTypeIdentifierActiveEnergyBurned") {
-      const f = workoutFactor("energy", a.unit);
+      const f = workoutFactor("energy", a.get("unit"));
       if (f !== undefined) w.energyJ ??= sum * f;
     }
   }
@@ -241,19 +328,21 @@ class AppleHealthMapper implements XmlHandler {
         offset: w.offset,
         detail: "malformed attribute",
       });
-    const startedAt = parseHealthDate(a.startDate ?? "");
-    const endedAt = parseHealthDate(a.endDate ?? "");
+    const startedAt = this.date(a.startDate);
+    const endedAt = this.date(a.endDate);
     if (Number.isNaN(startedAt) || Number.isNaN(endedAt) || endedAt < startedAt) {
       return reject(this.report, { reason: "invalid_date", offset: w.offset, detail: "workout dates" });
     }
-    const rec: ImportRecord = {
+    const activity = activityName(cleanXmlValue(a.type));
+    const device = this.device(a.sourceName);
+    const rec: WorkoutRecord = {
       kind: "workout",
       startedAt,
       endedAt,
-      activity: activityName(cleanXmlValue(a.workoutActivityType ?? "")),
+      activity,
       source: this.source,
-      clientId: `workout:${startedAt}:${hashId(`${a.workoutActivityType}|${a.sourceName}|${a.startDate}|${a.endDate}`)}`,
-      meta: { device: cleanXmlValue(a.sourceName ?? "") },
+      clientId: `workout:${startedAt}:${endedAt - startedAt}:${activity}:${device.key}`,
+      meta: { device: device.name },
     };
     const durationF = workoutFactor("time", a.durationUnit);
     const duration = Number(a.duration);
@@ -291,14 +380,14 @@ export function importAppleHealthXml(
   options: ImportOptions = {},
 ): ImportSession {
   const report = createReport("apple_health_xml");
-  return { report, records: run(input, options, report) };
+  return createSession(report, run(input, options, report));
 }
 
 async function* run(
   input: AsyncIterable<Uint8Array>,
   options: ImportOptions,
   report: ImportReport,
-): AsyncGenerator<ImportRecord, void, undefined> {
+): AsyncGenerator<ImportRecord[], void, undefined> {
   const mapper = new AppleHealthMapper(report, options.source ?? "apple_health");
   const scanner = new XmlScanner(WANTED, mapper);
   const decoder = new TextDecoder("utf-8");
@@ -310,13 +399,13 @@ async function* run(
       }
       report.bytesRead += chunk.length;
       scanner.push(decoder.decode(chunk, { stream: true }));
-      yield* drain(mapper.out);
+      if (mapper.out.length > 0) yield take(mapper);
       if (scanner.error) break;
     }
     if (!report.fatal) {
       scanner.push(decoder.decode());
       const problem = scanner.finish();
-      yield* drain(mapper.out);
+      if (mapper.out.length > 0) yield take(mapper);
       if (report.bytesRead === 0) fail(report, { reason: "empty_file", offset: 0 });
       else if (problem) fail(report, problem);
     }
@@ -325,7 +414,8 @@ async function* run(
   }
 }
 
-function* drain(out: ImportRecord[]): Generator<ImportRecord> {
-  for (let i = 0; i < out.length; i++) yield out[i] as ImportRecord;
-  out.length = 0;
+function take(mapper: AppleHealthMapper): ImportRecord[] {
+  const batch = mapper.out;
+  mapper.out = [];
+  return batch;
 }

@@ -5,13 +5,52 @@
 // nothing external is ever fetched. C0 control characters that strict parsers reject (real exports hold
 // `\x0b`) are dropped from the values it hands out.
 
-/** Attributes of one wanted element, as decoded strings. */
-export type XmlAttributes = Record<string, string>;
+/**
+ * The attributes of the tag being reported, read lazily from the scanned text: valid only during the
+ * `open` call (the scanner reuses it), so a handler copies out what it keeps.
+ */
+export class XmlAttributes {
+  /** True when an attribute name was malformed (a space in it): the element should be skipped. */
+  malformed = false;
+  private text = "";
+  private count = 0;
+  private readonly at = new Int32Array(4 * 64);
+
+  /** The raw (not yet cleaned) value of attribute `name`, or undefined. */
+  get(name: string): string | undefined {
+    const s = this.text;
+    const at = this.at;
+    for (let i = 0; i < this.count * 4; i += 4) {
+      const start = at[i] as number;
+      if ((at[i + 1] as number) - start === name.length && s.startsWith(name, start)) {
+        return s.slice(at[i + 2], at[i + 3]);
+      }
+    }
+    return undefined;
+  }
+
+  /** @internal Starts a new tag over `text`. */
+  reset(text: string): void {
+    this.text = text;
+    this.count = 0;
+    this.malformed = false;
+  }
+
+  /** @internal Adds the attribute whose name is `text[nameStart, nameEnd)` and value `[valueStart, valueEnd)`. */
+  add(nameStart: number, nameEnd: number, valueStart: number, valueEnd: number): void {
+    if (this.count * 4 >= this.at.length) return;
+    const i = this.count++ * 4;
+    this.at[i] = nameStart;
+    this.at[i + 1] = nameEnd;
+    this.at[i + 2] = valueStart;
+    this.at[i + 3] = valueEnd;
+  }
+}
 
 /** What the scanner reports to its user. */
 export type XmlHandler = {
-  /** A start (or self-closing) tag of a wanted element; `attrs` is null when an attribute was malformed. */
-  open(name: string, attrs: XmlAttributes | null, selfClosing: boolean, offset: number): void;
+  /** A start (or self-closing) tag of a wanted element; `attrs` is only valid during the call. */
+  open(name: string, attrs: XmlAttributes, selfClosing: boolean, offset: number): void;
   /** An end tag of a wanted element (also called right after `open` for a self-closing one). */
   close(name: string, offset: number): void;
   /** The DOCTYPE declared entities or an external id: ignored, reported once. */
@@ -64,6 +103,7 @@ export class XmlScanner {
 
   private readonly wanted: ReadonlySet<string>;
   private readonly handler: XmlHandler;
+  private readonly attrs = new XmlAttributes();
 
   /** `wanted`: element names whose tags are reported (with attributes) to `handler`. */
   constructor(wanted: ReadonlySet<string>, handler: XmlHandler) {
@@ -157,7 +197,8 @@ export class XmlScanner {
     if (j >= n) return -1;
     const name = s.slice(lt + 1, j);
     const isWanted = this.wanted.has(name);
-    let attrs: XmlAttributes | null = isWanted ? {} : null;
+    const attrs = this.attrs;
+    if (isWanted) attrs.reset(s);
     let k = j;
     for (;;) {
       while (k < n && s.charCodeAt(k) <= 32) k++;
@@ -194,16 +235,26 @@ export class XmlScanner {
       }
       const close = s.indexOf(quote, q + 1);
       if (close < 0) return -1;
-      if (attrs) {
-        const attrName = s.slice(k, eq).trimEnd();
+      if (isWanted) {
+        let nameEnd = eq;
+        while (nameEnd > k && s.charCodeAt(nameEnd - 1) <= 32) nameEnd--;
         // A name with a space or markup in it (seen in hand-edited and broken exports): the element is
-        // reported with null attributes and skipped by the caller; scanning goes on after it.
-        if (/[\s<>"']/.test(attrName)) attrs = null;
-        else attrs[attrName] = s.slice(q + 1, close);
+        // reported as malformed and skipped by the caller; scanning goes on after it.
+        if (!isName(s, k, nameEnd)) attrs.malformed = true;
+        else attrs.add(k, nameEnd, q + 1, close);
       }
       k = close + 1;
     }
   }
+}
+
+function isName(s: string, from: number, to: number): boolean {
+  if (to <= from) return false;
+  for (let i = from; i < to; i++) {
+    const c = s.charCodeAt(i);
+    if (c <= 32 || c === 60 || c === 62 || c === 34 || c === 39 || c === 47) return false;
+  }
+  return true;
 }
 
 function end(s: string, terminator: string, from: number): number {

@@ -1,6 +1,6 @@
 // FIT messages → Tonus records. Message and field numbers, scales and units follow the FIT profile
 // (Profile.xlsx of the FIT SDK): only the messages Tonus stores are decoded, the rest are counted.
-import { createReport, fail, warn } from "../report.ts";
+import { createReport, createSession, fail, warn } from "../report.ts";
 import type {
   ImportOptions,
   ImportRecord,
@@ -89,14 +89,14 @@ type Context = {
  */
 export function importFit(input: AsyncIterable<Uint8Array>, options: ImportOptions = {}): ImportSession {
   const report = createReport("fit");
-  return { report, records: run(input, options, report) };
+  return createSession(report, run(input, options, report));
 }
 
 async function* run(
   input: AsyncIterable<Uint8Array>,
   options: ImportOptions,
   report: ImportReport,
-): AsyncGenerator<ImportRecord, void, undefined> {
+): AsyncGenerator<ImportRecord[], void, undefined> {
   const decoder = new FitDecoder({ messages: WANTED });
   const ctx: Context = { source: options.source ?? "fit", fileKey: "nofileid", report, rr: [] };
   try {
@@ -106,21 +106,19 @@ async function* run(
         break;
       }
       report.bytesRead += chunk.length;
+      const batch: ImportRecord[] = [];
       for (const msg of decoder.push(chunk)) {
-        for (const rec of toRecords(msg, ctx)) {
-          report.emitted++;
-          yield rec;
-        }
+        for (const rec of toRecords(msg, ctx)) batch.push(rec);
       }
+      report.emitted += batch.length;
+      if (batch.length > 0) yield batch;
       if (decoder.error) break;
     }
     if (!report.fatal) decoder.finish();
     if (decoder.error) fail(report, decoder.error);
     const tail = flush(ctx);
-    for (const rec of tail) {
-      report.emitted++;
-      yield rec;
-    }
+    report.emitted += tail.length;
+    if (tail.length > 0) yield tail;
   } finally {
     report.read = [...decoder.counts.values()].reduce((a, b) => a + b, 0);
     if (decoder.developerFieldsSkipped > 0) {
