@@ -1,0 +1,65 @@
+import type { Db } from "../../db/client.ts";
+import type { DomainEvent, Subscriber } from "../../lib/events.ts";
+import { BP_EVENTS } from "../bp/bp.service.ts";
+import { BP_WINDOW_MINUTES, MEASUREMENT_ALGORITHM_VERSION } from "./measurements.compute.ts";
+import { countStale, measurementsNear, staleBatch } from "./measurements.repo.ts";
+import { recomputeRow } from "./measurements.service.ts";
+
+/**
+ * Keeping stored results right:
+ * - a blood-pressure reading added, changed or deleted → the measurements within 30 minutes of it (of
+ *   its old and new time) and those linked to it are recomputed in the event's delivery transaction;
+ * - an algorithm change (`MEASUREMENT_ALGORITHM_VERSION`) or an archive import (rows without a result)
+ *   → `recomputeStale` walks every stale row in id order, one transaction per row, so it can stop at any
+ *   point and a later run continues with what is still stale.
+ */
+
+export const BP_SUBSCRIBER = "measurements.bp-indices";
+
+export const bpSubscriber: Subscriber = {
+  name: BP_SUBSCRIBER,
+  types: [BP_EVENTS.added, BP_EVENTS.changed, BP_EVENTS.deleted],
+  handle: async (tx: Db, event: DomainEvent) => {
+    if (!event.userId) return;
+    const p = event.payload as { reading_id?: string; measured_at?: string; previous_measured_at?: string };
+    const times = [p.measured_at, p.previous_measured_at]
+      .filter((t): t is string => typeof t === "string")
+      .map((t) => new Date(t))
+      .filter((d) => !Number.isNaN(d.getTime()));
+    const rows = await measurementsNear(tx, event.userId, times, BP_WINDOW_MINUTES, p.reading_id ?? null);
+    for (const row of rows) await recomputeRow(tx, row);
+  },
+};
+
+export type RecomputeProgress = { done: number; failed: number; remaining: number; lastId: string | null };
+
+/**
+ * Recomputes stale measurements in batches until none is left, `deadline` passes (ms since epoch) or
+ * `maxRows` were handled. Resumable: pass the returned `lastId` to continue after it in the same walk;
+ * a fresh walk (no `afterId`) starts again from the first stale row.
+ */
+export async function recomputeStale(
+  db: Db,
+  opts: { afterId?: string | null; batch?: number; deadline?: number; maxRows?: number } = {},
+): Promise<RecomputeProgress> {
+  const batchSize = opts.batch ?? 50;
+  let lastId = opts.afterId ?? null;
+  let done = 0;
+  let failed = 0;
+  for (;;) {
+    if (opts.deadline !== undefined && Date.now() > opts.deadline) break;
+    if (opts.maxRows !== undefined && done + failed >= opts.maxRows) break;
+    const rows = await staleBatch(db, MEASUREMENT_ALGORITHM_VERSION, lastId, batchSize);
+    if (rows.length === 0) {
+      lastId = null;
+      break;
+    }
+    for (const row of rows) {
+      const ok = await db.transaction(async (tx) => recomputeRow(tx as unknown as Db, row));
+      if (ok) done++;
+      else failed++;
+      lastId = row.id;
+    }
+  }
+  return { done, failed, remaining: await countStale(db, MEASUREMENT_ALGORITHM_VERSION), lastId };
+}

@@ -1,0 +1,187 @@
+import {
+  and,
+  arrayContains,
+  asc,
+  count,
+  desc,
+  eq,
+  gt,
+  gte,
+  isNull,
+  lt,
+  ne,
+  or,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { measurements, users } from "../../db/schema.ts";
+import type { Anthropometry, MeasurementResult } from "./measurements.compute.ts";
+
+export type MeasurementRow = typeof measurements.$inferSelect;
+export type NewMeasurement = Omit<typeof measurements.$inferInsert, "id" | "createdAt" | "updatedAt">;
+
+/** Typed access to the stored result (written only by this module). */
+export const resultOf = (row: MeasurementRow): MeasurementResult | null =>
+  (row.result as MeasurementResult | null) ?? null;
+
+/** Inserts a measurement; when this user already used the client id, inserts nothing and returns null. */
+export async function insertMeasurement(db: Db, values: NewMeasurement): Promise<MeasurementRow | null> {
+  const [row] = await db.insert(measurements).values(values).onConflictDoNothing().returning();
+  return row ?? null;
+}
+
+export async function findMeasurementOf(db: Db, userId: string, id: string): Promise<MeasurementRow | null> {
+  const [row] = await db
+    .select()
+    .from(measurements)
+    .where(and(eq(measurements.userId, userId), eq(measurements.id, id)));
+  return row ?? null;
+}
+
+export async function findByClientId(
+  db: Db,
+  userId: string,
+  clientId: string,
+): Promise<MeasurementRow | null> {
+  const [row] = await db
+    .select()
+    .from(measurements)
+    .where(and(eq(measurements.userId, userId), eq(measurements.clientId, clientId)));
+  return row ?? null;
+}
+
+export async function listMeasurementsOf(
+  db: Db,
+  userId: string,
+  q: { from?: Date; to?: Date; tags: string[]; limit: number; offset: number },
+): Promise<{ rows: MeasurementRow[]; count: number }> {
+  const conditions: SQL[] = [eq(measurements.userId, userId)];
+  if (q.from) conditions.push(gte(measurements.startedAt, q.from));
+  if (q.to) conditions.push(lt(measurements.startedAt, q.to));
+  if (q.tags.length) conditions.push(arrayContains(measurements.tags, q.tags));
+  const where = and(...conditions);
+  const rows = await db
+    .select()
+    .from(measurements)
+    .where(where)
+    .orderBy(desc(measurements.startedAt), desc(measurements.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  const [total] = await db.select({ n: count() }).from(measurements).where(where);
+  return { rows, count: Number(total?.n ?? 0) };
+}
+
+/**
+ * The stored results of the person's measurements in the `days` before `before` (excluding `exceptId`),
+ * newest first, at most `limit`: the score baseline and the decoding's personal reference.
+ */
+export async function earlierResults(
+  db: Db,
+  userId: string,
+  before: Date,
+  days: number,
+  exceptId: string | null,
+  limit = 500,
+): Promise<{ startedAt: Date; result: MeasurementResult }[]> {
+  const conditions: SQL[] = [
+    eq(measurements.userId, userId),
+    lt(measurements.startedAt, before),
+    gte(measurements.startedAt, new Date(before.getTime() - days * 86_400_000)),
+    sql`${measurements.result} is not null`,
+  ];
+  if (exceptId) conditions.push(ne(measurements.id, exceptId));
+  const rows = await db
+    .select({ startedAt: measurements.startedAt, result: measurements.result })
+    .from(measurements)
+    .where(and(...conditions))
+    .orderBy(desc(measurements.startedAt))
+    .limit(limit);
+  return rows.map((r) => ({ startedAt: r.startedAt, result: r.result as MeasurementResult }));
+}
+
+export async function anthropometryOf(db: Db, userId: string): Promise<Anthropometry> {
+  const [row] = await db
+    .select({ dateOfBirth: users.dateOfBirth, heightCm: users.heightCm, weightKg: users.weightKg })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row ?? { dateOfBirth: null, heightCm: null, weightKg: null };
+}
+
+export async function updateMeasurementOf(
+  db: Db,
+  userId: string,
+  id: string,
+  set: Partial<NewMeasurement>,
+): Promise<MeasurementRow | null> {
+  const [row] = await db
+    .update(measurements)
+    .set({ ...set, updatedAt: new Date() })
+    .where(and(eq(measurements.userId, userId), eq(measurements.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+export async function deleteMeasurementOf(
+  db: Db,
+  userId: string,
+  id: string,
+): Promise<MeasurementRow | null> {
+  const [row] = await db
+    .delete(measurements)
+    .where(and(eq(measurements.userId, userId), eq(measurements.id, id)))
+    .returning();
+  return row ?? null;
+}
+
+/** The user's measurements started within ± `minutes` of any of `times`, or linked to `readingId`. */
+export async function measurementsNear(
+  db: Db,
+  userId: string,
+  times: readonly Date[],
+  minutes: number,
+  readingId: string | null,
+): Promise<MeasurementRow[]> {
+  const ms = minutes * 60_000;
+  const near: SQL[] = times.map(
+    (t) =>
+      and(
+        gte(measurements.startedAt, new Date(t.getTime() - ms)),
+        sql`${measurements.startedAt} <= ${new Date(t.getTime() + ms).toISOString()}::timestamptz`,
+      ) as SQL,
+  );
+  if (readingId) near.push(eq(measurements.bpReadingId, readingId));
+  if (near.length === 0) return [];
+  return db
+    .select()
+    .from(measurements)
+    .where(and(eq(measurements.userId, userId), or(...near)))
+    .orderBy(asc(measurements.startedAt));
+}
+
+/**
+ * The next batch of measurements whose result is stale (another algorithm version, or none after an
+ * import), in id order after `afterId`: the recompute job walks the table with it, resumably.
+ */
+export async function staleBatch(
+  db: Db,
+  version: string,
+  afterId: string | null,
+  limit: number,
+): Promise<MeasurementRow[]> {
+  const stale = or(ne(measurements.algorithmVersion, version), isNull(measurements.result)) as SQL;
+  return db
+    .select()
+    .from(measurements)
+    .where(afterId ? and(stale, gt(measurements.id, afterId)) : stale)
+    .orderBy(asc(measurements.id))
+    .limit(limit);
+}
+
+export async function countStale(db: Db, version: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(measurements)
+    .where(or(ne(measurements.algorithmVersion, version), isNull(measurements.result)));
+  return Number(row?.n ?? 0);
+}

@@ -1,0 +1,380 @@
+import type {
+  Measurement,
+  MeasurementDetail,
+  MeasurementList,
+  MeasurementListQuery,
+  MeasurementUpdate,
+  MeasurementUpload,
+} from "@tonus/contract";
+import { MEASUREMENT_LIMITS } from "@tonus/contract";
+import type { BaselineEntry } from "@tonus/hrv";
+import type { Db } from "../../db/client.ts";
+import { AppError } from "../../lib/app-error.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { findReadingNear } from "../bp/bp.service.ts";
+import {
+  type DashboardValue,
+  recordValues,
+  removeValues,
+} from "../dashboard-values/dashboard-values.service.ts";
+import { getEntitlements } from "../entitlements/entitlements.service.ts";
+import {
+  BP_WINDOW_MINUTES,
+  computeMeasurement,
+  decode,
+  EMPTY_VALUES,
+  flatNumbers,
+  MEASUREMENT_ALGORITHM_VERSION,
+  type MeasurementResult,
+} from "./measurements.compute.ts";
+import {
+  anthropometryOf,
+  deleteMeasurementOf,
+  earlierResults,
+  findByClientId,
+  findMeasurementOf,
+  insertMeasurement,
+  listMeasurementsOf,
+  type MeasurementRow,
+  resultOf,
+  updateMeasurementOf,
+} from "./measurements.repo.ts";
+
+export const MEASUREMENT_EVENTS = {
+  created: "measurement.created",
+  deleted: "measurement.deleted",
+} as const;
+
+/** The dashboard source name of measurement values; each value's client id is `<measurement id>:<metric>`. */
+export const DASHBOARD_SOURCE = "measurement";
+/** Days of earlier measurements that form the score baseline and the decoding's personal reference. */
+export const BASELINE_DAYS = 60;
+
+type Ctx = Pick<AppContext, "config" | "database" | "services">;
+const asDb = (tx: unknown) => tx as Db;
+
+const NO_ID = "00000000-0000-0000-0000-000000000000";
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A malformed id can never name a measurement: it becomes an id nothing has (404, not 400). */
+export const idOrNone = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
+
+export function toWire(row: MeasurementRow): Measurement {
+  const r = resultOf(row);
+  return {
+    ...(r?.values ?? EMPTY_VALUES),
+    id: row.id,
+    client_id: row.clientId,
+    source: row.source as Measurement["source"],
+    device: row.device,
+    started_at: row.startedAt.toISOString(),
+    time_zone: row.timeZone,
+    created: row.createdAt.toISOString(),
+    algorithm_version: row.algorithmVersion,
+    series: r?.series ?? "raw",
+    energy: r?.scores.energy ?? null,
+    stress: r?.scores.stress ?? null,
+    performance: r?.scores.performance ?? null,
+    feel: row.feel,
+    mood: row.mood,
+    kerdo: r?.bpIndices.kerdo ?? null,
+    robinson: r?.bpIndices.robinson ?? null,
+    functional_changes: r?.bpIndices.functional_changes ?? null,
+    functional_changes_level: r?.bpIndices.functional_changes_level ?? null,
+    kek: r?.bpIndices.kek ?? null,
+    kvas: r?.bpIndices.kvas ?? null,
+    phys_state: r?.bpIndices.phys_state ?? null,
+    phys_state_level: r?.bpIndices.phys_state_level ?? null,
+    bp: r?.bp ?? null,
+    tags: row.tags,
+    labels: row.labels,
+    // A row without a result (imported, waiting for the recompute job) has nothing to decode yet.
+    quality: r?.quality ?? "not_enough_data",
+    issues: r?.issues ?? [{ code: "pending_recompute" }],
+  };
+}
+
+/**
+ * The detail. The decoding is PRO (spec §6): for a viewer who is not a customer it is withheld with
+ * `decoding_locked: true` (a 200, never a 403); with bad data there is no detailed decoding at all.
+ */
+async function toDetail(ctx: Ctx, row: MeasurementRow, isCustomer: boolean): Promise<MeasurementDetail> {
+  const r = resultOf(row);
+  let decoding: MeasurementDetail["decoding"] = null;
+  if (isCustomer && r && r.quality !== "bad_data") {
+    const earlier = await earlierResults(ctx.database.db, row.userId, row.startedAt, BASELINE_DAYS, row.id);
+    decoding = decode(
+      r,
+      earlier.map((e) => flatNumbers(e.result)),
+    );
+  }
+  return {
+    ...toWire(row),
+    rr_ms: row.rrMs,
+    corrected_beats: r?.correctedBeats ?? [],
+    raw: r?.raw ?? null,
+    corrected: r?.corrected ?? null,
+    spectrum: r?.spectrum ?? null,
+    decoding_locked: !isCustomer,
+    decoding,
+  };
+}
+
+/** What a measurement writes to the dashboard (storage units: seconds, s², bpm, %, scores, indices). */
+export function dashboardValuesOf(row: MeasurementRow, r: MeasurementResult | null): DashboardValue[] {
+  const f = r ? flatNumbers(r) : {};
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1000);
+  const ms2 = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1e6);
+  const metrics: Record<string, number | null | undefined> = {
+    heart_rate: f.heart_rate,
+    meanrr: ms(f.meanrr),
+    stdrr: ms(f.stdrr),
+    rmssd: ms(f.rmssd),
+    pnn50: f.pnn50,
+    mxdmn: ms(f.mxdmn),
+    amo: f.amo,
+    psi: f.psi,
+    pvi: f.pvi,
+    power: ms2(f.power),
+    vlf: ms2(f.vlf),
+    lf: ms2(f.lf),
+    hf: ms2(f.hf),
+    lfhf: f.lfhf,
+    total_beats: f.total_beats,
+    stress: f.stress,
+    energy: f.energy,
+    // The spec's metric label for the performance score.
+    productivity: f.performance,
+    kerdo: f.kerdo,
+    robinson: f.robinson,
+    functional_changes: f.functional_changes,
+    kek: f.kek,
+    kvas: f.kvas,
+    phys_state: f.phys_state,
+  };
+  return Object.entries(metrics).map(([metric, value]) => ({
+    metric,
+    at: row.startedAt,
+    value: value ?? Number.NaN,
+    source: DASHBOARD_SOURCE,
+    clientId: `${row.id}:${metric}`,
+  }));
+}
+
+/** Writes the measurement's values to the dashboard and removes those it no longer has. */
+async function syncDashboard(tx: Db, row: MeasurementRow, r: MeasurementResult | null) {
+  const values = dashboardValuesOf(row, r);
+  await recordValues(tx, row.userId, values);
+  const gone = values.filter((v) => !Number.isFinite(v.value)).map((v) => v.clientId);
+  await removeValues(tx, row.userId, DASHBOARD_SOURCE, gone);
+}
+
+function baselineEntries(earlier: { startedAt: Date; result: MeasurementResult }[]): BaselineEntry[] {
+  return earlier
+    .filter((e) => e.result.values.rmssd !== null)
+    .map((e) => ({
+      timeMs: e.startedAt.getTime(),
+      rmssdMs: e.result.values.rmssd as number,
+      ...(e.result.values.psi !== null ? { stressIndex: e.result.values.psi } : {}),
+      ...(e.result.values.heart_rate !== null ? { hrBpm: e.result.values.heart_rate } : {}),
+    }));
+}
+
+/** Computes a result for the user's RR series at `startedAt` from what the database holds now. */
+async function computeFor(
+  tx: Db,
+  userId: string,
+  rrMs: readonly number[],
+  startedAt: Date,
+  exceptId: string | null,
+): Promise<MeasurementResult | null> {
+  // One after another: a transaction is one connection.
+  const earlier = await earlierResults(tx, userId, startedAt, BASELINE_DAYS, exceptId);
+  const reading = await findReadingNear(tx, userId, startedAt, BP_WINDOW_MINUTES);
+  const profile = await anthropometryOf(tx, userId);
+  return computeMeasurement({
+    rrMs,
+    startedAt,
+    history: baselineEntries(earlier),
+    reading: reading
+      ? {
+          id: reading.id,
+          systolic: reading.systolic,
+          diastolic: reading.diastolic,
+          pulse: reading.pulse,
+          measuredAt: reading.measuredAt,
+        }
+      : null,
+    profile,
+  });
+}
+
+const sameSeries = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * Stores an upload, recomputing everything from the raw RR (client-computed values never reach this
+ * function: the schema drops unknown keys). Idempotent by (user, client_id): a retry answers the stored
+ * measurement with `created: false`; the same client id with a different RR series is a 409.
+ */
+export async function createMeasurement(
+  ctx: Ctx,
+  userId: string,
+  input: MeasurementUpload,
+  now = new Date(),
+): Promise<{ measurement: MeasurementDetail; created: boolean }> {
+  const { db } = ctx.database;
+  const isCustomer = (await getEntitlements(ctx, userId)).is_customer;
+  const replay = async (row: MeasurementRow) => {
+    if (!sameSeries(row.rrMs, input.rr_ms))
+      throw new AppError("conflict", "This client_id already names another measurement");
+    return { measurement: await toDetail(ctx, row, isCustomer), created: false };
+  };
+  const existing = await findByClientId(db, userId, input.client_id);
+  if (existing) return replay(existing);
+
+  const startedAt = new Date(input.started_at);
+  if (startedAt.getTime() > now.getTime() + MEASUREMENT_LIMITS.maxFutureMs)
+    throw new AppError("validation_failed", "The measurement's start lies in the future", {
+      issues: [{ path: "started_at", message: "More than 24 hours in the future" }],
+    });
+  if (startedAt.getTime() < Date.UTC(2000, 0, 1))
+    throw new AppError("validation_failed", "The measurement's start is before the year 2000", {
+      issues: [{ path: "started_at", message: "Before 2000-01-01" }],
+    });
+
+  const row = await db.transaction(async (t) => {
+    const tx = asDb(t);
+    const result = await computeFor(tx, userId, input.rr_ms, startedAt, null);
+    if (!result)
+      throw new AppError("validation_failed", "The RR series has too few valid intervals", {
+        issues: [{ path: "rr_ms", message: "Too few valid RR intervals" }],
+      });
+    const inserted = await insertMeasurement(tx, {
+      userId,
+      clientId: input.client_id,
+      source: input.source,
+      device: input.device ?? null,
+      startedAt,
+      timeZone: input.time_zone,
+      rrMs: input.rr_ms,
+      feel: input.feel ?? null,
+      mood: input.mood ?? null,
+      tags: dedupe(input.tags ?? []),
+      labels: dedupe(input.labels ?? []),
+      algorithmVersion: MEASUREMENT_ALGORITHM_VERSION,
+      result,
+      bpReadingId: result.bp?.reading_id ?? null,
+    });
+    if (!inserted) return null;
+    await syncDashboard(tx, inserted, result);
+    await ctx.services.events.emitEvent(tx, {
+      type: MEASUREMENT_EVENTS.created,
+      userId,
+      payload: { measurement_id: inserted.id, started_at: startedAt.toISOString(), source: input.source },
+    });
+    return inserted;
+  });
+  if (row) return { measurement: await toDetail(ctx, row, isCustomer), created: true };
+  // A concurrent request with the same client id committed first.
+  const winner = await findByClientId(db, userId, input.client_id);
+  if (!winner) throw new AppError("conflict", "The measurement could not be stored, try again");
+  return replay(winner);
+}
+
+const dedupe = (list: readonly string[]) => [...new Set(list)];
+
+export async function getMeasurement(ctx: Ctx, userId: string, id: string): Promise<MeasurementDetail> {
+  const row = await findMeasurementOf(ctx.database.db, userId, idOrNone(id));
+  if (!row) throw new AppError("not_found", "Not found");
+  return toDetail(ctx, row, (await getEntitlements(ctx, userId)).is_customer);
+}
+
+/** The one measurement a share link opens: decoded as its owner would see it. */
+export async function getSharedMeasurement(
+  ctx: Ctx,
+  ownerId: string,
+  id: string,
+): Promise<MeasurementDetail> {
+  const row = await findMeasurementOf(ctx.database.db, ownerId, idOrNone(id));
+  if (!row) throw new AppError("not_found", "Not found");
+  return toDetail(ctx, row, (await getEntitlements(ctx, ownerId)).is_customer);
+}
+
+/** Comma-separated tags of the list filter, trimmed, empty ones dropped. */
+export function parseTagFilter(tags: string | undefined): string[] {
+  return dedupe(
+    (tags ?? "")
+      .split(",")
+      .map((t) => t.trim())
+      .filter(Boolean),
+  ).slice(0, MEASUREMENT_LIMITS.maxTags);
+}
+
+export async function listMeasurements(
+  ctx: Pick<AppContext, "database">,
+  userId: string,
+  q: MeasurementListQuery,
+): Promise<MeasurementList> {
+  const { rows, count } = await listMeasurementsOf(ctx.database.db, userId, {
+    from: q.from ? new Date(q.from) : undefined,
+    to: q.to ? new Date(q.to) : undefined,
+    tags: parseTagFilter(q.tags),
+    limit: q.limit,
+    offset: q.offset,
+  });
+  return { results: rows.map(toWire), count, limit: q.limit, offset: q.offset };
+}
+
+/** Changes what the person said about a measurement (feel, mood, tags, labels); computed values stay. */
+export async function updateMeasurement(
+  ctx: Ctx,
+  userId: string,
+  id: string,
+  input: MeasurementUpdate,
+): Promise<MeasurementDetail> {
+  const row = await updateMeasurementOf(ctx.database.db, userId, idOrNone(id), {
+    ...(input.feel !== undefined ? { feel: input.feel } : {}),
+    ...(input.mood !== undefined ? { mood: input.mood } : {}),
+    ...(input.tags !== undefined ? { tags: dedupe(input.tags) } : {}),
+    ...(input.labels !== undefined ? { labels: dedupe(input.labels) } : {}),
+  });
+  if (!row) throw new AppError("not_found", "Not found");
+  return toDetail(ctx, row, (await getEntitlements(ctx, userId)).is_customer);
+}
+
+/** Deletes a measurement with its dashboard values; its share links stop opening anything (404). */
+export async function deleteMeasurement(ctx: Ctx, userId: string, id: string): Promise<void> {
+  await ctx.database.db.transaction(async (t) => {
+    const tx = asDb(t);
+    const row = await deleteMeasurementOf(tx, userId, idOrNone(id));
+    if (!row) throw new AppError("not_found", "Not found");
+    await removeValues(
+      tx,
+      userId,
+      DASHBOARD_SOURCE,
+      dashboardValuesOf(row, null).map((v) => v.clientId),
+    );
+    await ctx.services.events.emitEvent(tx, {
+      type: MEASUREMENT_EVENTS.deleted,
+      userId,
+      payload: { measurement_id: row.id },
+    });
+  });
+}
+
+/**
+ * Recomputes one stored measurement from its raw RR with the current algorithms, the current nearest
+ * blood-pressure reading, baseline and profile, inside the caller's transaction. Returns false when the
+ * series yields no result (the row is then left as it was).
+ */
+export async function recomputeRow(tx: Db, row: MeasurementRow): Promise<boolean> {
+  const result = await computeFor(tx, row.userId, row.rrMs, row.startedAt, row.id);
+  if (!result) return false;
+  const updated = await updateMeasurementOf(tx, row.userId, row.id, {
+    result,
+    algorithmVersion: MEASUREMENT_ALGORITHM_VERSION,
+    bpReadingId: result.bp?.reading_id ?? null,
+  });
+  if (updated) await syncDashboard(tx, updated, result);
+  return true;
+}
