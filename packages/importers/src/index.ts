@@ -6,6 +6,7 @@
  */
 
 export { hashId, importAppleHealthXml } from "./apple-health/apple-health-import.ts";
+export { importAppleHealthZip } from "./apple-health/apple-health-zip.ts";
 export { activityName, parseHealthDate, QUANTITY_TYPES } from "./apple-health/types-map.ts";
 export {
   cleanXmlValue,
@@ -15,6 +16,7 @@ export {
   XmlScanner,
 } from "./apple-health/xml-scanner.ts";
 export { chunksOf, collect } from "./chunks.ts";
+export { ImportInputError } from "./errors.ts";
 export {
   FIT_EPOCH_S,
   FitDecoder,
@@ -25,3 +27,17 @@ export {
 export { FIT_MESSAGE, importFit } from "./fit/fit-import.ts";
 export { createReport, MAX_KEPT_REJECTIONS } from "./report.ts";
 export type * from "./types.ts";
+export { updateCrc32 } from "./zip/crc32.ts";
+export {
+  bytesSource,
+  DEFAULT_ZIP_LIMITS,
+  findZipEntry,
+  isSafeZipPath,
+  openZip,
+  type RandomAccessSource,
+  readZipEntry,
+  type ZipArchive,
+  type ZipEntry,
+  type ZipLimits,
+  type ZipReadProgress,
+} from "./zip/zip-reader.ts";

@@ -1,5 +1,6 @@
 // Apple Health export.xml → Tonus records, streaming: the scanner keeps only unfinished markup between
 // chunks and this layer only the element being read (a Record with its beats, a Correlation, a Workout).
+import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail, reject, warn } from "../report.ts";
 import type {
   ImportOptions,
@@ -380,33 +381,45 @@ export function importAppleHealthXml(
   options: ImportOptions = {},
 ): ImportSession {
   const report = createReport("apple_health_xml");
-  return createSession(report, run(input, options, report));
+  return createSession(report, runAppleHealthXml(input, options, report));
 }
 
-async function* run(
+/**
+ * The reading loop of {@link importAppleHealthXml}, also used by the zip importer (which counts
+ * `bytesRead` itself, in compressed bytes, and passes `countBytes: false`).
+ */
+export async function* runAppleHealthXml(
   input: AsyncIterable<Uint8Array>,
   options: ImportOptions,
   report: ImportReport,
+  countBytes = true,
 ): AsyncGenerator<ImportRecord[], void, undefined> {
   const mapper = new AppleHealthMapper(report, options.source ?? "apple_health");
   const scanner = new XmlScanner(WANTED, mapper);
   const decoder = new TextDecoder("utf-8");
+  let inputBytes = 0;
   try {
-    for await (const chunk of input) {
-      if (options.signal?.aborted) {
-        fail(report, { reason: "aborted", offset: report.bytesRead });
-        break;
+    try {
+      for await (const chunk of input) {
+        if (options.signal?.aborted) {
+          fail(report, { reason: "aborted", offset: inputBytes });
+          break;
+        }
+        inputBytes += chunk.length;
+        if (countBytes) report.bytesRead += chunk.length;
+        scanner.push(decoder.decode(chunk, { stream: true }));
+        if (mapper.out.length > 0) yield take(mapper);
+        if (scanner.error) break;
       }
-      report.bytesRead += chunk.length;
-      scanner.push(decoder.decode(chunk, { stream: true }));
-      if (mapper.out.length > 0) yield take(mapper);
-      if (scanner.error) break;
+    } catch (e) {
+      if (!(e instanceof ImportInputError)) throw e;
+      fail(report, e.rejection);
     }
     if (!report.fatal) {
       scanner.push(decoder.decode());
       const problem = scanner.finish();
       if (mapper.out.length > 0) yield take(mapper);
-      if (report.bytesRead === 0) fail(report, { reason: "empty_file", offset: 0 });
+      if (inputBytes === 0) fail(report, { reason: "empty_file", offset: 0 });
       else if (problem) fail(report, problem);
     }
   } finally {

@@ -1,5 +1,6 @@
 // FIT messages → Tonus records. Message and field numbers, scales and units follow the FIT profile
 // (Profile.xlsx of the FIT SDK): only the messages Tonus stores are decoded, the rest are counted.
+import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail, warn } from "../report.ts";
 import type {
   ImportOptions,
@@ -100,7 +101,7 @@ async function* run(
   const decoder = new FitDecoder({ messages: WANTED });
   const ctx: Context = { source: options.source ?? "fit", fileKey: "nofileid", report, rr: [] };
   try {
-    for await (const chunk of input) {
+    for await (const chunk of guard(input, report)) {
       if (options.signal?.aborted) {
         fail(report, { reason: "aborted", offset: decoder.offset });
         break;
@@ -115,6 +116,7 @@ async function* run(
       if (decoder.error) break;
     }
     if (!report.fatal) decoder.finish();
+    // An input that failed (a zip entry's bad CRC) leaves the decoder mid-file: the input's reason stands.
     if (decoder.error) fail(report, decoder.error);
     const tail = flush(ctx);
     report.emitted += tail.length;
@@ -125,6 +127,16 @@ async function* run(
       warn(report, { reason: "unsupported_type", detail: `developer fields skipped` });
     }
     report.done = true;
+  }
+}
+
+/** Passes chunks through, ending quietly (with the report's fatal set) when the input reports bad data. */
+async function* guard(input: AsyncIterable<Uint8Array>, report: ImportReport): AsyncGenerator<Uint8Array> {
+  try {
+    yield* input;
+  } catch (e) {
+    if (!(e instanceof ImportInputError)) throw e;
+    fail(report, e.rejection);
   }
 }
 
