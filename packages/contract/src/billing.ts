@@ -183,3 +183,20 @@ export const SandboxIntentSchema = z.object({
   currency: z.string(),
 });
 export const SandboxAuthenticateRequestSchema = z.object({ result: z.enum(["succeed", "fail"]) });
+
+/** Data-export archive paths (spec §4 Data archive; the spec does not show these calls). */
+export const ARCHIVE_API = {
+  archive: "/dashboard_api/v1/user/archive/",
+  download: "/dashboard_api/v1/user/archive/:id/download/",
+} as const;
+
+export const ArchiveStatusSchema = z.object({
+  id: z.string().nullable(),
+  status: z.enum(["none", "packing", "ready", "failed", "expired"]),
+  requested_at: z.string().nullable(),
+  ready_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  download_url: z.string().nullable(),
+  size_bytes: z.number().int().nullable(),
+});
+export type ArchiveStatus = z.infer<typeof ArchiveStatusSchema>;

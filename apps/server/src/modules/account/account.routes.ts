@@ -8,6 +8,7 @@ import type { AppContext } from "../../lib/context.ts";
 import { pseudonymUuid } from "../../lib/crypto.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { hasActivePaidSubscription } from "../billing/billing.service.ts";
+import { registerArchiveRoutes } from "./archive.routes.ts";
 
 /**
  * Account deletion (spec §4, §7 `POST user/delete/`): refused while a paid subscription renews;
@@ -15,6 +16,7 @@ import { hasActivePaidSubscription } from "../billing/billing.service.ts";
  * pseudonymised), files right after, and the browser's session is replaced by an anonymous one.
  */
 export async function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  registerArchiveRoutes(app, ctx);
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.post(
     BILLING_API.userDelete,

@@ -1,0 +1,157 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { ARCHIVE_API, BILLING_API } from "@tonus/contract";
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../../app.ts";
+import { dataArchives, mailOutbox } from "../../db/schema.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
+import { buildTestApp } from "../../test/harness.ts";
+import { createTestUser, type TestUser } from "../../test/users.ts";
+import { toCsv } from "./archive.format.ts";
+import { expireArchives, packArchive } from "./archive.service.ts";
+import { readZip } from "./zip.ts";
+
+describe("archive CSV (RELIABILITY X2)", () => {
+  it("escapes formula starts, keeps numbers numeric, quotes per RFC 4180 and starts with a BOM", () => {
+    const csv = toCsv([
+      {
+        a: "=SUM(A1)",
+        b: -5.2,
+        c: "+1",
+        d: "@x",
+        e: "-x",
+        f: 'Привет, "мир"',
+        g: true,
+        h: null,
+        i: { k: 1 },
+      },
+    ]);
+    expect(csv.startsWith("\uFEFF")).toBe(true);
+    const [header, line] = csv.slice(1).split("\r\n");
+    expect(header).toBe("a,b,c,d,e,f,g,h,i");
+    expect(line).toBe(`'=SUM(A1),-5.2,'+1,'@x,'-x,"Привет, ""мир""",true,,"{""k"":1}"`);
+  });
+});
+
+describe.each(BACKENDS)("data-export archive on %s", (backend) => {
+  let app: App;
+  let user: TestUser;
+  const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-archive-"));
+
+  beforeAll(async () => {
+    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir }, { workJobs: false });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(filesDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await resetDatabase(app.ctx.database);
+    user = await createTestUser(app.ctx.database, { name: "=cmd|' /C calc'!A0" });
+    await app.ctx.database.query(
+      "insert into bp_readings (user_id, systolic, diastolic, pulse, measured_at, time_zone) values ($1, 128, 82, 64, '2026-03-01T08:00:00Z', 'Europe/Moscow')",
+      [user.userId],
+    );
+  });
+
+  async function packLatest() {
+    const [row] = await app.ctx.database.db
+      .select()
+      .from(dataArchives)
+      .where(eq(dataArchives.userId, user.userId));
+    if (!row) throw new Error("no archive row");
+    await packArchive(app.ctx, row.id, 0);
+    const [packed] = await app.ctx.database.db.select().from(dataArchives).where(eq(dataArchives.id, row.id));
+    return path.join(filesDir, "archives", packed?.fileName ?? "missing");
+  }
+
+  it("packs the account as JSON, CSV and a FHIR bundle, mails the owner and lets only the owner download", async () => {
+    const client = user.client(app);
+    expect((await client.get(ARCHIVE_API.archive)).json()).toMatchObject({ status: "none" });
+    const requested = await client.post(ARCHIVE_API.archive);
+    expect(requested.json()).toMatchObject({ status: "packing", download_url: null });
+    expect((await client.post(ARCHIVE_API.archive)).json().id).toBe(requested.json().id);
+    await packLatest();
+    const status = (await client.get(ARCHIVE_API.archive)).json();
+    expect(status).toMatchObject({ status: "ready" });
+    const [mail] = await app.ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email));
+    expect(mail?.subject).toBe("Your Tonus data archive is ready");
+
+    const download = await client.get(status.download_url);
+    expect(download.statusCode).toBe(200);
+    expect(download.headers["cache-control"]).toBe("no-store");
+    expect(download.headers["content-disposition"]).toMatch(
+      /^attachment; filename="tonus-data-\d{4}-\d\d-\d\d\.zip"; filename\*=UTF-8''/,
+    );
+    const files = await readZip(download.rawPayload);
+    const account = JSON.parse(files.get("account.json")?.toString() ?? "{}");
+    expect(account.user_id).toBe(user.userId);
+    expect(account.sections.bp.tables.bp_readings).toHaveLength(1);
+    expect(files.get("account/users.csv")?.toString()).toContain("'=cmd");
+    const bundle = JSON.parse(files.get("fhir-bundle.json")?.toString() ?? "{}");
+    expect(bundle).toMatchObject({ resourceType: "Bundle", type: "collection" });
+    const codes = bundle.entry.map(
+      (e: { resource: { code: { coding: { code: string }[] } } }) => e.resource.code.coding[0]?.code,
+    );
+    expect(codes.sort()).toEqual(["85354-9", "8867-4"]);
+    expect(
+      bundle.entry[0].resource.component.map(
+        (c: { valueQuantity: { value: number } }) => c.valueQuantity.value,
+      ),
+    ).toEqual([128, 82]);
+
+    const other = (await createTestUser(app.ctx.database)).client(app);
+    expect((await other.get(status.download_url)).statusCode).toBe(404);
+    expect((await app.inject({ method: "GET", url: status.download_url })).statusCode).toBe(403);
+  });
+
+  it("expires the download after 24 hours and removes the file", async () => {
+    const client = user.client(app);
+    await client.post(ARCHIVE_API.archive);
+    const file = await packLatest();
+    expect(fs.existsSync(file)).toBe(true);
+    const status = (await client.get(ARCHIVE_API.archive)).json();
+    await expireArchives(app.ctx, new Date(Date.now() + 25 * 3600_000));
+    expect((await client.get(ARCHIVE_API.archive)).json()).toMatchObject({
+      status: "expired",
+      download_url: null,
+    });
+    expect((await client.get(status.download_url)).statusCode).toBe(404);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("removes the archive rows and files when the account is deleted", async () => {
+    const client = user.client(app);
+    await client.post(ARCHIVE_API.archive);
+    const file = await packLatest();
+    expect(fs.existsSync(file)).toBe(true);
+    expect((await client.post(BILLING_API.userDelete)).statusCode).toBe(200);
+    expect(await app.ctx.database.db.select().from(dataArchives)).toHaveLength(0);
+    expect(fs.existsSync(file)).toBe(false);
+  });
+
+  it("finishes an archive requested before a restart (the job lives in the database)", {
+    timeout: 60_000,
+  }, async () => {
+    await user.client(app).post(ARCHIVE_API.archive);
+    // A second server process on the same database works the queued job.
+    const worker = await buildTestApp(app.ctx.database, { FILES_DIR: filesDir });
+    try {
+      const deadline = Date.now() + 45_000;
+      let status = "packing";
+      while (status === "packing" && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        const [row] = await app.ctx.database.db
+          .select()
+          .from(dataArchives)
+          .where(eq(dataArchives.userId, user.userId));
+        status = row?.status ?? "missing";
+      }
+      expect(status).toBe("ready");
+    } finally {
+      await worker.close();
+    }
+  });
+});
