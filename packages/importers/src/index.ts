@@ -16,6 +16,26 @@ export {
   XmlScanner,
 } from "./apple-health/xml-scanner.ts";
 export { chunksOf, collect } from "./chunks.ts";
+export {
+  type CsvColumn,
+  type CsvImportOptions,
+  type CsvMapping,
+  type CsvPreview,
+  importCsv,
+  parseCsvNumber,
+} from "./csv/csv-import.ts";
+export { type DateFormat, parseDateTime, parseOffsetMinutes, slashOrder } from "./csv/dates.ts";
+export {
+  type CsvExportFormat,
+  detectExportFormat,
+  type HealthExportOptions,
+  importHealthExport,
+} from "./csv/exports.ts";
+export { splitJsonArray } from "./csv/fitbit-json.ts";
+export { previewCsv } from "./csv/preview.ts";
+export { type CsvRow, detectDelimiter, MAX_ROW_CHARS, readCsvRows } from "./csv/rows.ts";
+export { decodeText, type TextOptions } from "./csv/text.ts";
+export { CSV_METRICS, convertCsvValue, metricForHeader, unitInHeader } from "./csv/units.ts";
 export { ImportInputError } from "./errors.ts";
 export {
   FIT_EPOCH_S,

@@ -1,0 +1,310 @@
+import { describe, expect, it } from "vitest";
+import {
+  chunksOf,
+  collect,
+  type ImportRecord,
+  importCsv,
+  importHealthExport,
+  parseDateTime,
+  previewCsv,
+  readCsvRows,
+  type SampleRecord,
+} from "../src/index.ts";
+
+const enc = new TextEncoder();
+const utf8 = (s: string) => enc.encode(s);
+
+async function run(session: ReturnType<typeof importCsv>) {
+  const records = await collect(session.records);
+  return { records, report: session.report };
+}
+
+const values = (records: ImportRecord[], metric: string) =>
+  records.filter((r): r is SampleRecord => r.kind === "sample" && r.metric === metric).map((r) => r.value);
+
+async function* text(...parts: string[]) {
+  yield* parts;
+}
+
+describe("readCsvRows", () => {
+  it("reads quoted fields with delimiters, doubled quotes and line breaks, whatever the chunking", async () => {
+    const rows = await collect(readCsvRows(text('a,"b,1","say ""hi""\r\n', 'x"\n1,2,"multi\nline"\n3,4,5')));
+    expect(rows).toEqual([
+      { line: 1, fields: ["a", "b,1", 'say "hi"\r\nx'] },
+      { line: 3, fields: ["1", "2", "multi\nline"] },
+      { line: 5, fields: ["3", "4", "5"] },
+    ]);
+  });
+
+  it.each([
+    [";", "date;weight\n01.02.2024;72,5\n"],
+    ["\t", "date\tweight\n01.02.2024\t72.5\n"],
+  ])("detects the %j delimiter", async (delimiter, csv) => {
+    const detected = { delimiter: "" };
+    const rows = await collect(readCsvRows(text(csv), { detected }));
+    expect(detected.delimiter).toBe(delimiter);
+    expect(rows[1]?.fields).toHaveLength(2);
+  });
+});
+
+describe("parseDateTime", () => {
+  it("reads ISO, US and European dates", () => {
+    const t = Date.UTC(2024, 1, 3, 8, 5, 6);
+    expect(parseDateTime("2024-02-03T08:05:06Z")).toBe(t);
+    expect(parseDateTime("2024-02-03 09:05:06+01:00")).toBe(t);
+    expect(parseDateTime("2024-02-03 08:05:06.000")).toBe(t);
+    expect(parseDateTime("02/03/24 08:05:06", "mdy")).toBe(t);
+    expect(parseDateTime("02/13/2024 8:05 AM")).toBe(Date.UTC(2024, 1, 13, 8, 5));
+    expect(parseDateTime("03.02.2024 08:05:06")).toBe(t);
+    expect(parseDateTime("13/02/2024")).toBe(Date.UTC(2024, 1, 13));
+    expect(parseDateTime("03.02.2024 10:05:06", "auto", 120)).toBe(t);
+  });
+
+  it("refuses ambiguous and impossible dates", () => {
+    expect(parseDateTime("02/03/2024")).toBeNaN();
+    expect(parseDateTime("2024-02-30")).toBeNaN();
+    expect(parseDateTime("31.13.2024")).toBeNaN();
+    expect(parseDateTime("soon")).toBeNaN();
+  });
+});
+
+describe("importCsv (generic, with a column mapping)", () => {
+  const mapping = {
+    time: "Date",
+    columns: [
+      { column: "Weight (lb)", metric: "weight" },
+      { column: "Pulse", metric: "heart_rate" },
+    ],
+  };
+
+  it("converts units from the header and rejects bad lines with their numbers", async () => {
+    const csv =
+      "Date,Weight (lb),Pulse\n2024-02-01,150,61\n2024-02-02,abc,62\nyesterday,151,63\n\n2024-02-04,,64\n";
+    const { records, report } = await run(
+      importCsv(utf8(csv).length ? chunksOf(utf8(csv), 5) : chunksOf(utf8(csv)), { mapping }),
+    );
+    expect(values(records, "weight").map((v) => Math.round(v * 1000) / 1000)).toEqual([68.039]);
+    expect(values(records, "heart_rate")).toEqual([61, 62, 64]);
+    expect(report.rejected).toEqual([
+      { reason: "invalid_value", line: 3, detail: "Weight (lb): abc" },
+      { reason: "invalid_date", line: 4, detail: "yesterday" },
+    ]);
+    expect(report.read).toBe(4);
+    expect(report.fatal).toBeUndefined();
+  });
+
+  it("reads semicolons, decimal commas and dd.mm.yyyy", async () => {
+    const csv = "Date;Weight (kg);Pulse\n03.02.2024;72,5;60\n";
+    const { records } = await run(
+      importCsv(chunksOf(utf8(csv)), {
+        mapping: { ...mapping, columns: [{ column: "Weight (kg)", metric: "weight" }] },
+      }),
+    );
+    expect(records).toEqual([
+      expect.objectContaining({ metric: "weight", value: 72.5, at: Date.UTC(2024, 1, 3) }),
+    ]);
+  });
+
+  it("rejects day/month-ambiguous rows until a row decides the order", async () => {
+    const csv = "Date,Pulse\n02/03/2024,60\n13/03/2024,61\n02/03/2024,62\n";
+    const { records, report } = await run(importCsv(chunksOf(utf8(csv)), { mapping }));
+    expect(report.rejected).toEqual([{ reason: "ambiguous_date", line: 2, detail: "02/03/2024" }]);
+    expect(records.map((r) => (r.kind === "sample" ? r.at : 0))).toEqual([
+      Date.UTC(2024, 2, 13),
+      Date.UTC(2024, 2, 2),
+    ]);
+    const explicit = await run(
+      importCsv(chunksOf(utf8(csv)), { mapping: { ...mapping, timeFormat: "mdy" } }),
+    );
+    expect(explicit.records).toHaveLength(2);
+    expect(explicit.report.rejected.map((r) => r.reason)).toEqual(["invalid_date"]);
+  });
+
+  it("reads UTF-8 with a BOM, UTF-16LE and windows-1251 when told", async () => {
+    const csv = "Date,Pulse,Заметка\n2024-02-01,61,утро\n";
+    const bom = new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(csv)]);
+    expect((await run(importCsv(chunksOf(bom, 2), { mapping }))).records).toHaveLength(1);
+    const utf16 = new Uint8Array(Buffer.from(`\uFEFF${csv}`, "utf16le"));
+    expect((await run(importCsv(chunksOf(utf16, 3), { mapping }))).records).toHaveLength(1);
+    const cp1251 = new Uint8Array([...utf8("Date,Pulse,Note\n2024-02-01,61,"), 0xf3, 0xf2, 0xf0, 0xee, 0x0a]);
+    expect(
+      (await run(importCsv(chunksOf(cp1251), { mapping, encoding: "windows-1251" }))).records,
+    ).toHaveLength(1);
+  });
+
+  it("ends a file in the wrong encoding with a clear report", async () => {
+    const cp1251 = new Uint8Array([...utf8("Date,Pulse,Note\n2024-02-01,61,"), 0xf3, 0xf2, 0xf0, 0xee, 0x0a]);
+    const { report } = await run(importCsv(chunksOf(cp1251), { mapping }));
+    expect(report.fatal).toMatchObject({ reason: "not_utf8" });
+    expect(report.fatal?.offset).toBeGreaterThan(0);
+  });
+
+  it("reports a missing time column and an unknown unit", async () => {
+    const noTime = await run(importCsv(chunksOf(utf8("When,Pulse\n1,2\n")), { mapping }));
+    expect(noTime.report.fatal).toMatchObject({ reason: "missing_field" });
+    const badUnit = await run(
+      importCsv(chunksOf(utf8("Date,Weight (stone-ish)\n2024-01-01,2\n")), {
+        mapping: { time: "Date", columns: [{ column: "Weight (stone-ish)", metric: "weight" }] },
+      }),
+    );
+    expect(badUnit.report.fatal).toMatchObject({ reason: "unknown_unit" });
+  });
+
+  it.runIf(process.env.TONUS_HEAVY)(
+    "streams a million lines in constant memory",
+    async () => {
+      async function* lines() {
+        yield utf8("Date,Pulse\n");
+        const t0 = Date.UTC(2020, 0, 1);
+        for (let b = 0; b < 1000; b++) {
+          let chunk = "";
+          for (let i = 0; i < 1000; i++)
+            chunk += `${new Date(t0 + (b * 1000 + i) * 1000).toISOString()},${60 + (i % 30)}\n`;
+          yield utf8(chunk);
+        }
+      }
+      const session = importCsv(lines(), { mapping });
+      const before = process.memoryUsage().rss;
+      let n = 0;
+      for await (const batch of session.batches) n += batch.length;
+      expect(n).toBe(1_000_000);
+      expect(process.memoryUsage().rss - before).toBeLessThan(200 * 1024 * 1024);
+    },
+    300_000,
+  );
+});
+
+describe("previewCsv", () => {
+  it("suggests a mapping with metrics and units from the headers", async () => {
+    const csv = "Date;Weight (kg);Heart rate;Comments\n03.02.2024;72,5;61;\n04.02.2024;72,4;;ok\n";
+    const preview = await previewCsv(chunksOf(utf8(csv)));
+    expect(preview.delimiter).toBe(";");
+    expect(preview.dateOrder).toBe("dmy");
+    expect(preview.suggested).toEqual({
+      time: "Date",
+      timeFormat: "dmy",
+      columns: [
+        { column: "Weight (kg)", metric: "weight", unit: "kg" },
+        { column: "Heart rate", metric: "heart_rate" },
+      ],
+    });
+  });
+
+  it("says when dates fit both orders", async () => {
+    const preview = await previewCsv(chunksOf(utf8("date,steps\n01/02/2024,5\n03/04/2024,6\n")));
+    expect(preview.dateOrder).toBe("ambiguous");
+    expect(preview.warnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe("importHealthExport", () => {
+  it("reads a Samsung Health heart-rate file (metadata line, prefixed columns)", async () => {
+    const csv = [
+      "com.samsung.shealth.tracker.heart_rate,6313011,12",
+      "com.samsung.health.heart_rate.create_sh_ver,com.samsung.health.heart_rate.start_time,com.samsung.health.heart_rate.heart_rate,com.samsung.health.heart_rate.time_offset,com.samsung.health.heart_rate.end_time,",
+      "63010,2024-02-01 06:30:00.000,58,UTC+0300,2024-02-01 06:30:00.000,",
+      "63010,2024-02-01 06:31:00.000,61,UTC+0300,2024-02-01 06:32:00.000,",
+    ].join("\n");
+    const { records, report } = await run(importHealthExport(chunksOf(utf8(csv), 17)));
+    expect(report.format).toBe("csv.samsung_health");
+    expect(report.fatal).toBeUndefined();
+    expect(records).toEqual([
+      expect.objectContaining({
+        metric: "heart_rate",
+        value: 58,
+        at: Date.UTC(2024, 1, 1, 6, 30),
+        source: "samsung_health",
+      }),
+      expect.objectContaining({ metric: "heart_rate", value: 61, endAt: Date.UTC(2024, 1, 1, 6, 32) }),
+    ]);
+  });
+
+  it("reads Samsung steps and blood pressure", async () => {
+    const steps =
+      "com.samsung.shealth.tracker.pedometer_step_count,6313011,12\ncom.samsung.health.step_count.start_time,com.samsung.health.step_count.count,com.samsung.health.step_count.distance,com.samsung.health.step_count.calorie\n2024-02-01 07:00:00.000,120,90.5,4.2\n";
+    const s = await run(importHealthExport(chunksOf(utf8(steps))));
+    expect(values(s.records, "steps")).toEqual([120]);
+    expect(values(s.records, "distance")).toEqual([90.5]);
+    expect(values(s.records, "active_energy")[0]).toBeCloseTo(4.2 * 4184, 6);
+    const bp =
+      "com.samsung.shealth.blood_pressure,6313011,4\ncom.samsung.health.blood_pressure.start_time,com.samsung.health.blood_pressure.systolic,com.samsung.health.blood_pressure.diastolic,com.samsung.health.blood_pressure.pulse\n2024-02-01 07:00:00.000,124,81,66\n";
+    const b = await run(importHealthExport(chunksOf(utf8(bp))));
+    expect(b.records).toEqual([
+      expect.objectContaining({ kind: "bp", systolicMmHg: 124, diastolicMmHg: 81, pulseBpm: 66 }),
+    ]);
+  });
+
+  it("reads an Oura trends export", async () => {
+    const csv =
+      "date,Activity Score,Sleep Score,Readiness Score,Average Resting Heart Rate,Average HRV,Total Sleep Duration,Steps\n2024-02-01,80,85,78,52.5,48,27000,9123\n";
+    const { records, report } = await run(importHealthExport(chunksOf(utf8(csv))));
+    expect(report.format).toBe("csv.oura");
+    expect(values(records, "resting_heart_rate")).toEqual([52.5]);
+    expect(values(records, "rmssd")).toEqual([0.048]);
+    expect(values(records, "sleep")).toEqual([27000]);
+    expect(values(records, "steps")).toEqual([9123]);
+  });
+
+  it("reads a Whoop cycles export with its time zones", async () => {
+    const csv =
+      "Cycle start time,Cycle end time,Cycle timezone,Recovery score %,Resting heart rate (bpm),Heart rate variability (ms),Skin temp (celsius),Blood oxygen %,Energy burned (cal),Respiratory rate (rpm),Asleep duration (min)\n2024-02-01 23:10:00,2024-02-02 22:40:00,UTC+01:00,66,54,61,33.4,96.5,2100,14.8,412\n";
+    const { records } = await run(importHealthExport(chunksOf(utf8(csv))));
+    const at = Date.UTC(2024, 1, 1, 22, 10);
+    expect(records.every((r) => r.kind === "sample" && r.at === at)).toBe(true);
+    expect(values(records, "rmssd")).toEqual([0.061]);
+    expect(values(records, "sleep")).toEqual([412 * 60]);
+    expect(values(records, "spo2")).toEqual([96.5]);
+    expect(values(records, "active_energy")).toEqual([2100 * 4184]);
+  });
+
+  it("reads Withings weight and blood-pressure files", async () => {
+    const weight =
+      'Date,"Weight (kg)","Fat mass (kg)","Bone mass (kg)","Muscle mass (kg)","Hydration (kg)",Comments\n"2024-02-01 07:12:00",72.4,14.1,3.1,55.0,,\n';
+    const w = await run(importHealthExport(chunksOf(utf8(weight)), { timezoneOffsetMin: 60 }));
+    expect(w.report.format).toBe("csv.withings");
+    expect(values(w.records, "weight")).toEqual([72.4]);
+    expect(w.records[0]?.kind === "sample" && w.records[0].at).toBe(Date.UTC(2024, 1, 1, 6, 12));
+    const bp =
+      'Date,"Heart rate",Systolic,Diastolic,Comments\n"2024-02-01 07:12:00",64,128,84,\n"2024-02-02 07:12:00",64,84,128,\n';
+    const b = await run(importHealthExport(chunksOf(utf8(bp))));
+    expect(b.records).toEqual([
+      expect.objectContaining({ kind: "bp", systolicMmHg: 128, diastolicMmHg: 84, pulseBpm: 64 }),
+    ]);
+    expect(b.report.rejected).toEqual([expect.objectContaining({ reason: "out_of_range", line: 3 })]);
+  });
+
+  it("reads Fitbit Takeout CSV and JSON files in both date styles", async () => {
+    const hrv = "timestamp,rmssd,nremhr,entropy\n2024-02-01T00:00:00,41.2,55.1,2.9\n";
+    expect(values((await run(importHealthExport(chunksOf(utf8(hrv))))).records, "rmssd")).toEqual([0.0412]);
+    const json =
+      '[{"dateTime":"02/01/24 06:00:05","value":{"bpm":62,"confidence":2}},\n{"dateTime":"02/01/24 06:00:10","value":{"bpm":"x","confidence":2}},{"dateTime":"02/01/24 06:00:15","value":{"bpm":64,"confidence":3}}]';
+    const { records, report } = await run(
+      importHealthExport(chunksOf(utf8(json), 9), { fileName: "heart_rate-2024-02-01.json" }),
+    );
+    expect(report.format).toBe("json.fitbit");
+    expect(records).toEqual([
+      expect.objectContaining({ metric: "heart_rate", value: 62, at: Date.UTC(2024, 1, 1, 6, 0, 5) }),
+      expect.objectContaining({ metric: "heart_rate", value: 64 }),
+    ]);
+    expect(report.rejected).toEqual([{ reason: "invalid_value", detail: "element 1" }]);
+    const weight =
+      '[{"logId":1,"weight":165.2,"bmi":24.4,"date":"02/01/24","time":"07:00:00","source":"Aria"}]';
+    const w = await run(
+      importHealthExport(chunksOf(utf8(weight)), {
+        fileName: "weight-2024-02-01.json",
+        fitbitWeightUnit: "lb",
+      }),
+    );
+    expect(values(w.records, "weight")[0]).toBeCloseTo(74.933, 3);
+    const truncated = await run(importHealthExport(chunksOf(utf8(json.slice(0, 80)))));
+    expect(truncated.report.fatal?.reason).toBe("unexpected_eof");
+  });
+
+  it("reports a file in no known format", async () => {
+    const { report } = await run(importHealthExport(chunksOf(utf8("foo,bar\n1,2\n"))));
+    expect(report.fatal).toMatchObject({ reason: "unknown_format", line: 1 });
+    expect((await run(importHealthExport(chunksOf(new Uint8Array(0))))).report.fatal?.reason).toBe(
+      "empty_file",
+    );
+  });
+});
