@@ -140,6 +140,11 @@ export type ImportReport = {
   warnings: Rejection[];
   /** Set when the file could not be read to its end; records yielded before it stay valid. */
   fatal?: Rejection;
+  /**
+   * Apple Health only: where a restarted import continues so that it yields exactly what this one had
+   * not yet yielded (pass it as `resumeFrom`). Updated before each batch is handed out.
+   */
+  resumeOffset?: number;
   /** True once the iterator has finished, whether or not `fatal` is set. */
   done: boolean;
 };

@@ -196,6 +196,29 @@ describe("importAppleHealthXml", () => {
     expect(session.report.bytesRead).toBe(counts.bytes);
   });
 
+  it("resumes from its checkpoint after a stop and yields exactly the rest", async () => {
+    const parts: Uint8Array[] = [];
+    for await (const c of generateAppleHealthExport(600_000, emptyCounts(), 50_000)) parts.push(c);
+    const bytes = new Uint8Array(Buffer.concat(parts));
+    const all = (await collect(importAppleHealthXml(chunksOf(bytes, 30_000)).records)).map((r) => r.clientId);
+    for (const stopAfter of [1, 5, 11]) {
+      const first = importAppleHealthXml(chunksOf(bytes, 30_000));
+      const seen: string[] = [];
+      let resumeAt = 0;
+      let left = stopAfter;
+      for await (const batch of first.batches) {
+        seen.push(...batch.map((r) => r.clientId));
+        resumeAt = first.report.resumeOffset ?? 0;
+        if (--left <= 0) break; // the process "dies" after storing this batch
+      }
+      expect(resumeAt).toBeGreaterThan(0);
+      const rest = importAppleHealthXml(chunksOf(bytes.subarray(resumeAt), 7_000), { resumeFrom: resumeAt });
+      const more = (await collect(rest.records)).map((r) => r.clientId);
+      expect(rest.report.fatal).toBeUndefined();
+      expect([...seen, ...more]).toEqual(all);
+    }
+  });
+
   it.runIf(process.env.TONUS_HEAVY)(
     "streams a 1 GB generated export with bounded memory",
     async () => {

@@ -8,6 +8,7 @@ import {
   openZip,
   readZipEntry,
 } from "../src/index.ts";
+import { emptyCounts, generateAppleHealthExport } from "./synthetic-apple-health.ts";
 import { buildZip, deflatedZeros } from "./zip-writer.ts";
 
 const enc = new TextEncoder();
@@ -57,6 +58,28 @@ describe("importAppleHealthZip", () => {
     expect(records.map((r) => (r.kind === "sample" ? r.metric : r.kind))).toEqual(["heart_rate", "steps"]);
     expect(report.bytesRead).toBeGreaterThan(0);
     expect(report.bytesRead).toBeLessThanOrEqual(zip.length);
+  });
+
+  it("resumes a stopped import by inflating again and skipping to the checkpoint", async () => {
+    const parts: Uint8Array[] = [];
+    for await (const c of generateAppleHealthExport(2_000_000, emptyCounts(), 100_000)) parts.push(c);
+    const zip = buildZip([
+      { name: "apple_health_export/export.xml", data: new Uint8Array(Buffer.concat(parts)) },
+    ]);
+    const all = (await importZip(zip)).records.map((r) => r.clientId);
+    const first = importAppleHealthZip(bytesSource(zip));
+    const seen: string[] = [];
+    let resumeAt = 0;
+    for await (const batch of first.batches) {
+      seen.push(...batch.map((r) => r.clientId));
+      resumeAt = first.report.resumeOffset ?? 0;
+      if (seen.length > all.length / 3) break;
+    }
+    const rest = importAppleHealthZip(bytesSource(zip), { resumeFrom: resumeAt });
+    const more = (await collect(rest.records)).map((r) => r.clientId);
+    expect(rest.report.fatal).toBeUndefined();
+    expect(seen.length).toBeLessThan(all.length);
+    expect([...seen, ...more]).toEqual(all);
   });
 
   it.each(["../x", "/abs", "C:\\x", "a\\..\\b", "apple_health_export/../../etc/passwd"])(

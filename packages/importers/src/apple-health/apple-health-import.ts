@@ -164,6 +164,11 @@ class AppleHealthMapper implements XmlHandler {
     }
   }
 
+  /** True while a Record, Correlation or Workout is open (a checkpoint then would lose its start). */
+  get isInsideElement(): boolean {
+    return this.record !== null || this.correlation !== null || this.workout !== null;
+  }
+
   private emit(rec: ImportRecord): void {
     this.report.emitted++;
     this.out.push(rec);
@@ -360,6 +365,15 @@ class AppleHealthMapper implements XmlHandler {
   }
 }
 
+/** Options of the Apple Health importers. */
+export type AppleHealthOptions = ImportOptions & {
+  /**
+   * Resume a stopped import at a `report.resumeOffset` it gave: for export.xml the input must start at
+   * that byte of the file; for export.zip the importer skips that many bytes of the inflated export.xml.
+   */
+  resumeFrom?: number;
+};
+
 /**
  * Reads an Apple Health `export.xml` from chunks (of any size; never more than one unfinished tag is
  * kept between them) and yields:
@@ -378,7 +392,7 @@ class AppleHealthMapper implements XmlHandler {
  */
 export function importAppleHealthXml(
   input: AsyncIterable<Uint8Array>,
-  options: ImportOptions = {},
+  options: AppleHealthOptions = {},
 ): ImportSession {
   const report = createReport("apple_health_xml");
   return createSession(report, runAppleHealthXml(input, options, report));
@@ -390,13 +404,16 @@ export function importAppleHealthXml(
  */
 export async function* runAppleHealthXml(
   input: AsyncIterable<Uint8Array>,
-  options: ImportOptions,
+  options: AppleHealthOptions,
   report: ImportReport,
   countBytes = true,
 ): AsyncGenerator<ImportRecord[], void, undefined> {
   const mapper = new AppleHealthMapper(report, options.source ?? "apple_health");
   const scanner = new XmlScanner(WANTED, mapper);
   const decoder = new TextDecoder("utf-8");
+  const base = options.resumeFrom ?? 0;
+  if (base > 0) scanner.resumeInsideRoot();
+  if (countBytes) report.bytesRead = base;
   let inputBytes = 0;
   try {
     try {
@@ -408,7 +425,13 @@ export async function* runAppleHealthXml(
         inputBytes += chunk.length;
         if (countBytes) report.bytesRead += chunk.length;
         scanner.push(decoder.decode(chunk, { stream: true }));
-        if (mapper.out.length > 0) yield take(mapper);
+        // A checkpoint where only the root is open: everything before it has been yielded (with this
+        // batch) and a restart from it reads the rest exactly once.
+        // Batches are handed out only there, so the offset always matches what was yielded.
+        if (!mapper.isInsideElement && scanner.openElements === 1) {
+          report.resumeOffset = base + inputBytes - cutCharBytes(chunk) - utf8Length(scanner.pendingText);
+          if (mapper.out.length > 0) yield take(mapper);
+        }
         if (scanner.error) break;
       }
     } catch (e) {
@@ -425,6 +448,27 @@ export async function* runAppleHealthXml(
   } finally {
     report.done = true;
   }
+}
+
+/** Bytes at the end of `chunk` that start a UTF-8 character the chunk does not finish. */
+function cutCharBytes(chunk: Uint8Array): number {
+  for (let back = 1; back <= Math.min(3, chunk.length); back++) {
+    const b = chunk[chunk.length - back] as number;
+    if ((b & 0xc0) === 0x80) continue;
+    const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return len > back ? back : 0;
+  }
+  return 0;
+}
+
+/** UTF-8 length of `s` in bytes. */
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
+  }
+  return n;
 }
 
 function take(mapper: AppleHealthMapper): ImportRecord[] {

@@ -3,7 +3,7 @@
 // are never expanded.
 import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail, warn } from "../report.ts";
-import type { ImportOptions, ImportRecord, ImportReport, ImportSession } from "../types.ts";
+import type { ImportRecord, ImportReport, ImportSession } from "../types.ts";
 import {
   findZipEntry,
   openZip,
@@ -12,7 +12,7 @@ import {
   type ZipLimits,
   type ZipReadProgress,
 } from "../zip/zip-reader.ts";
-import { runAppleHealthXml } from "./apple-health-import.ts";
+import { type AppleHealthOptions, runAppleHealthXml } from "./apple-health-import.ts";
 
 const EXPORT_XML = /(^|\/)export\.xml$/i;
 
@@ -25,7 +25,7 @@ const EXPORT_XML = /(^|\/)export\.xml$/i;
  */
 export function importAppleHealthZip(
   source: RandomAccessSource,
-  options: ImportOptions & { limits?: Partial<ZipLimits> } = {},
+  options: AppleHealthOptions & { limits?: Partial<ZipLimits> } = {},
 ): ImportSession {
   const report = createReport("apple_health_zip");
   return createSession(report, run(source, options, report));
@@ -33,7 +33,7 @@ export function importAppleHealthZip(
 
 async function* run(
   source: RandomAccessSource,
-  options: ImportOptions & { limits?: Partial<ZipLimits> },
+  options: AppleHealthOptions & { limits?: Partial<ZipLimits> },
   report: ImportReport,
 ): AsyncGenerator<ImportRecord[], void, undefined> {
   try {
@@ -49,10 +49,18 @@ async function* run(
     }
     const progress: ZipReadProgress = { compressedBytes: 0 };
     const chunks = readZipEntry(zip, entry, progress);
+    // Resuming: deflate cannot seek, so the entry is inflated again and its first bytes dropped unparsed.
+    let skip = options.resumeFrom ?? 0;
     async function* counted(): AsyncGenerator<Uint8Array> {
       for await (const chunk of chunks) {
         report.bytesRead = progress.compressedBytes;
-        yield chunk;
+        if (skip >= chunk.length) {
+          skip -= chunk.length;
+          continue;
+        }
+        const rest = skip > 0 ? chunk.subarray(skip) : chunk;
+        skip = 0;
+        yield rest;
       }
     }
     yield* runAppleHealthXml(counted(), options, report, false);

@@ -101,6 +101,25 @@ export class XmlScanner {
   private depth = 0;
   private sawRoot = false;
 
+  /** Open elements (1: inside the root only). */
+  get openElements(): number {
+    return this.depth;
+  }
+
+  /** Markup kept while waiting for its end (it starts the next scan). */
+  get pendingText(): string {
+    return this.text;
+  }
+
+  /**
+   * Continues a document from the middle: the input starts right inside the root element (at a
+   * checkpoint taken when only the root was open), so no root start tag will come.
+   */
+  resumeInsideRoot(): void {
+    this.depth = 1;
+    this.sawRoot = true;
+  }
+
   private readonly wanted: ReadonlySet<string>;
   private readonly handler: XmlHandler;
   private readonly attrs = new XmlAttributes();
