@@ -8,6 +8,7 @@ import path from "node:path";
 import { openDatabase } from "./db/client.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
+import { BILLING_USAGE, isBillingCommand, runBillingCli } from "./modules/billing/billing.cli.ts";
 import {
   type CommandResult,
   changeCustomerMark,
@@ -23,6 +24,7 @@ Commands:
   mark-customer EMAIL     count the account as a customer (BILLING_MODE=sandbox, until billing lands)
   unmark-customer EMAIL   remove that mark
   list-users              every account with its role and customer mark
+  ${BILLING_USAGE}
 
 Runs against DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
@@ -37,6 +39,7 @@ const COMMANDS: Record<string, Command> = {
 
 /** Exit codes: 0 done, 1 refused or failed (message on stderr), 2 usage error. */
 async function run(argv: string[]): Promise<number> {
+  if (isBillingCommand(argv[0])) return runBillingCli(argv);
   const [command, email, ...rest] = argv;
   const known = command === "list-users" || (command !== undefined && command in COMMANDS);
   if (
