@@ -42,6 +42,46 @@ async function benchAppleHealth(): Promise<void> {
   process.stdout.write(`BENCH ${name} records=${Math.round(best.records / best.s)} records/s\n`);
 }
 
+/** Median ms of `runs` calls of `fn` after 3 warm-up calls. */
+async function medianMs(fn: () => Promise<unknown>, runs: number): Promise<number> {
+  for (let i = 0; i < 3; i++) await fn();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(runs / 2)] as number;
+}
+
+// The common JavaScript FIT decoders, measured on the same file in the same run (dev dependencies of
+// this package, used only here): fit-file-parser and Garmin's own @garmin/fitsdk.
+type Other = { name: string; decode: (bytes: Uint8Array) => Promise<unknown> };
+
+async function others(): Promise<Other[]> {
+  const out: Other[] = [];
+  try {
+    const { default: FitParser } = await import("fit-file-parser");
+    out.push({
+      name: "fit_file_parser",
+      decode: (bytes) => new FitParser({ force: true, mode: "list" }).parseAsync(Buffer.from(bytes)),
+    });
+  } catch {
+    process.stdout.write("# fit-file-parser not installed: skipped\n");
+  }
+  try {
+    const { Decoder, Stream } = await import("@garmin/fitsdk");
+    out.push({
+      name: "garmin_fitsdk",
+      decode: async (bytes) => new Decoder(Stream.fromByteArray(bytes)).read(),
+    });
+  } catch {
+    process.stdout.write("# @garmin/fitsdk not installed: skipped\n");
+  }
+  return out;
+}
+
 async function benchFit(): Promise<void> {
   const file = path.join(
     import.meta.dirname,
@@ -52,21 +92,16 @@ async function benchFit(): Promise<void> {
     "activity-large-fenxi2-multisport.fit",
   );
   const bytes = new Uint8Array(fs.readFileSync(file));
-  const runs = 20;
-  for (let i = 0; i < 3; i++) await drain(importFit(chunksOf(bytes)).batches);
-  const t0 = performance.now();
-  const c0 = process.cpuUsage();
-  for (let i = 0; i < runs; i++) await drain(importFit(chunksOf(bytes)).batches);
-  const cpu = process.cpuUsage(c0);
-  const s = (performance.now() - t0) / 1000;
-  const cpuS = (cpu.user + cpu.system) / 1e6;
-  process.stdout.write(
-    `BENCH importers.fit_decode throughput=${((bytes.length * runs) / MB / s).toFixed(1)} MB/s\n`,
-  );
-  process.stdout.write(
-    `BENCH importers.fit_decode cpu_throughput=${((bytes.length * runs) / MB / cpuS).toFixed(1)} MB/s\n`,
-  );
-  process.stdout.write(`BENCH importers.fit_decode file_1mb=${((s / runs) * 1000).toFixed(2)} ms\n`);
+  const runs = 15;
+  const ours = await medianMs(() => drain(importFit(chunksOf(bytes)).batches), runs);
+  const mb = bytes.length / MB;
+  process.stdout.write(`BENCH importers.fit_decode throughput=${(mb / (ours / 1000)).toFixed(1)} MB/s\n`);
+  process.stdout.write(`BENCH importers.fit_decode file_1mb=${ours.toFixed(2)} ms\n`);
+  for (const other of await others()) {
+    const ms = await medianMs(() => other.decode(bytes), runs);
+    process.stdout.write(`BENCH importers.fit_decode_${other.name} file_1mb=${ms.toFixed(2)} ms\n`);
+    process.stdout.write(`BENCH importers.fit_decode speedup_vs_${other.name}=${(ms / ours).toFixed(2)} x\n`);
+  }
 }
 
 await benchFit();

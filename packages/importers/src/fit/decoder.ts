@@ -28,6 +28,7 @@ export type FitMessage = {
 
 type FieldDef = { num: number; size: number; bt: number; at: number };
 type Definition = { global: number; little: boolean; fields: FieldDef[]; size: number; tsAt: number };
+const TIMESTAMP_ONLY = new Set<number>();
 
 type State = "header" | "records" | "crc" | "failed";
 
@@ -35,6 +36,8 @@ type State = "header" | "records" | "crc" | "failed";
 export type FitDecoderOptions = {
   /** Global message numbers to decode; others are only counted (and skipped fast). Default: all. */
   messages?: ReadonlySet<number>;
+  /** For the messages listed, decode only these field numbers (the rest are stepped over). */
+  fields?: ReadonlyMap<number, ReadonlySet<number>>;
 };
 
 const TIMESTAMP_FIELD = 253;
@@ -59,6 +62,7 @@ export class FitDecoder {
   error?: Rejection;
 
   private readonly wanted?: ReadonlySet<number>;
+  private readonly fieldFilter?: ReadonlyMap<number, ReadonlySet<number>>;
   private buf: Uint8Array = new Uint8Array(0);
   private view = new DataView(this.buf.buffer);
   private pos = 0;
@@ -72,6 +76,7 @@ export class FitDecoder {
 
   constructor(options: FitDecoderOptions = {}) {
     this.wanted = options.messages;
+    this.fieldFilter = options.fields;
   }
 
   /** Input bytes consumed (parsed) so far. */
@@ -209,6 +214,7 @@ export class FitDecoder {
     const little = b[p + 2] === 0;
     const global = this.view.getUint16(p + 3, little);
     const fields: FieldDef[] = [];
+    const keep = this.wanted && !this.wanted.has(global) ? TIMESTAMP_ONLY : this.fieldFilter?.get(global);
     let at = 1;
     let tsAt = -1;
     for (let i = 0; i < nFields; i++) {
@@ -220,7 +226,7 @@ export class FitDecoder {
       const elem = BASE_TYPE_SIZE[bt as 0] ?? 1;
       const fieldBt = size % elem === 0 && bt <= BT.uint64z ? bt : BT.byte;
       if (num === TIMESTAMP_FIELD && fieldBt === BT.uint32 && size === 4) tsAt = at;
-      fields.push({ num, size, bt: fieldBt, at });
+      if (!keep || keep.has(num)) fields.push({ num, size, bt: fieldBt, at });
       at += size;
     }
     if (h & 0x20) {

@@ -28,6 +28,11 @@ export const FIT_MESSAGE = {
 } as const;
 
 const WANTED = new Set<number>(Object.values(FIT_MESSAGE));
+// Activity files are mostly `record` messages: decode only their timestamp and heart rate.
+const FIELDS = new Map<number, ReadonlySet<number>>([
+  [FIT_MESSAGE.record, new Set([253, 3])],
+  [FIT_MESSAGE.monitoring, new Set([253, 26, 27])],
+]);
 /** Timestamps below this are seconds since device power-on, not dates (FIT `date_time` min). */
 const MIN_DATE_TIME = 0x10000000;
 /** `hrv` and `beat_intervals` values outside this range are kept but counted in a warning (U7). */
@@ -98,7 +103,7 @@ async function* run(
   options: ImportOptions,
   report: ImportReport,
 ): AsyncGenerator<ImportRecord[], void, undefined> {
-  const decoder = new FitDecoder({ messages: WANTED });
+  const decoder = new FitDecoder({ messages: WANTED, fields: FIELDS });
   const ctx: Context = { source: options.source ?? "fit", fileKey: "nofileid", report, rr: [] };
   try {
     for await (const chunk of guard(input, report)) {
