@@ -36,7 +36,11 @@ export type RouteInfo = { method: string; url: string; config: Record<string, un
 export type App = FastifyInstance & { ctx: AppContext; routeTable: RouteInfo[] };
 
 const API_PREFIXES = ["/dashboard_api/", "/api/", "/oauth2/", "/ifttt/"];
-const isApiPath = (url: string) => API_PREFIXES.some((p) => url.startsWith(p));
+/** The consent page lives under /oauth2/ but is the web app's (spec §2 "/oauth2/authorize/ifttt"). */
+const WEB_PAGES_UNDER_API = ["/oauth2/authorize/ifttt"];
+const isApiPath = (url: string) =>
+  API_PREFIXES.some((p) => url.startsWith(p)) &&
+  !WEB_PAGES_UNDER_API.some((p) => url === p || url.startsWith(`${p}?`) || url.startsWith(`${p}/`));
 
 /** Builds the whole server: plugins, hooks, modules and the web app. Used by main.ts and by tests. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {

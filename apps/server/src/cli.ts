@@ -9,6 +9,7 @@ import { openDatabase } from "./db/client.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { BILLING_USAGE, isBillingCommand, runBillingCli } from "./modules/billing/billing.cli.ts";
+import { REGISTER_CLIENT_USAGE, registerClientCommand } from "./modules/oauth/oauth.cli.ts";
 import {
   type CommandResult,
   changeCustomerMark,
@@ -25,6 +26,7 @@ Commands:
   unmark-customer EMAIL   remove that mark
   list-users              every account with its role and customer mark
   ${BILLING_USAGE}
+  ${REGISTER_CLIENT_USAGE}
 
 Runs against DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
@@ -41,14 +43,17 @@ const COMMANDS: Record<string, Command> = {
 async function run(argv: string[]): Promise<number> {
   if (isBillingCommand(argv[0])) return runBillingCli(argv);
   const [command, email, ...rest] = argv;
+  const isRegister = command === "register-oauth-client";
   const known = command === "list-users" || (command !== undefined && command in COMMANDS);
-  if (
-    !known ||
-    rest.length > 0 ||
-    (command !== "list-users" && !email) ||
-    (command === "list-users" && email)
-  ) {
-    process.stderr.write(`${command && !known ? `tonus: unknown command ${command}\n\n` : ""}${USAGE}\n`);
+  const usageError = isRegister
+    ? argv.length < 4
+    : !known ||
+      rest.length > 0 ||
+      (command !== "list-users" && !email) ||
+      (command === "list-users" && email);
+  if (usageError) {
+    const unknown = command && !known && !isRegister;
+    process.stderr.write(`${unknown ? `tonus: unknown command ${command}\n\n` : ""}${USAGE}\n`);
     return 2;
   }
   const config = loadConfig(process.env);
@@ -74,6 +79,15 @@ async function run(argv: string[]): Promise<number> {
     pgliteDir: path.join(config.DATA_DIR, "pgdata"),
   });
   try {
+    if (isRegister) {
+      const result = await registerClientCommand(database.db, argv.slice(1));
+      if (result.usage) {
+        process.stderr.write(`tonus: ${result.message}\n\n${USAGE}\n`);
+        return 2;
+      }
+      (result.ok ? process.stdout : process.stderr).write(`${result.ok ? "" : "tonus: "}${result.message}\n`);
+      return result.ok ? 0 : 1;
+    }
     if (command === "list-users") {
       process.stdout.write(`${await formatUserList(database.db)}\n`);
       return 0;

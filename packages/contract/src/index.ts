@@ -5,6 +5,7 @@ export * from "./bp.ts";
 export * from "./common.ts";
 export * from "./errors.ts";
 export * from "./measurements.ts";
+export * from "./oauth.ts";
 export * from "./paths.ts";
 export * from "./profile.ts";
 export * from "./shares.ts";

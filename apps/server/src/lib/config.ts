@@ -28,6 +28,14 @@ export const ConfigSchema = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
   BILLING_MODE: z.enum(["off", "sandbox", "stripe"]).default("off"),
+  /** Stripe's secret API key (`sk_…`), for BILLING_MODE=stripe. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Stripe's publishable key (`pk_…`), handed to the web app for Stripe.js card entry. */
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /** The webhook endpoint's signing secret (`whsec_…`); webhooks are refused without it. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Another address for Stripe's API (a local Stripe mock in tests); Stripe itself when unset. */
+  STRIPE_API_URL: optionalUrl,
   MAINTENANCE: bool.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SMTP_URL: optionalUrl,
@@ -39,6 +47,14 @@ export const ConfigSchema = z.object({
   CHAT_WIDGET_URL: optionalUrl,
   ANALYTICS_ENABLED: bool.default(false),
   ANALYTICS_TOKEN: z.string().optional(),
+  /** Days analytics events are kept; older ones are removed by a daily job. */
+  ANALYTICS_RETENTION_DAYS: z.coerce.number().int().positive().default(395),
+  /** The key IFTTT sends in `IFTTT-Service-Key`; without it the IFTTT status and test endpoints answer 401. */
+  IFTTT_SERVICE_KEY: z.string().optional(),
+  /** The registered OAuth client that is IFTTT (non-expiring tokens, the IFTTT service API). */
+  IFTTT_CLIENT_ID: z.string().default("ifttt"),
+  /** Turns on `POST /ifttt/v1/test/setup` (a fixture user and its token) for IFTTT's endpoint tests. */
+  IFTTT_TEST_MODE: bool.default(false),
   OIDC_GOOGLE_ISSUER: optionalUrl,
   OIDC_GOOGLE_CLIENT_ID: z.string().optional(),
   OIDC_GOOGLE_CLIENT_SECRET: z.string().optional(),

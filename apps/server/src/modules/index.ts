@@ -1,14 +1,17 @@
 import type { FastifyInstance } from "fastify";
 import type { AppContext } from "../lib/context.ts";
-import { registerAccountRoutes } from "./account/account.routes.ts";
 import { registerAcademyRoutes } from "./academy/academy.routes.ts";
+import { registerAccountRoutes } from "./account/account.routes.ts";
+import { registerAnalyticsRoutes } from "./analytics/analytics.routes.ts";
 import { registerAuthRoutes } from "./auth/auth.routes.ts";
 import { registerBillingRoutes } from "./billing/billing.routes.ts";
 import { registerBpRoutes } from "./bp/bp.routes.ts";
 import { registerConfigRoutes } from "./config/config.routes.ts";
 import { registerDashboardValues } from "./dashboard-values/dashboard-values.module.ts";
 import { registerHealthRoutes } from "./health/health.routes.ts";
+import { registerIftttRoutes } from "./ifttt/ifttt.routes.ts";
 import { registerMeasurementRoutes } from "./measurements/measurements.routes.ts";
+import { registerOAuthRoutes } from "./oauth/oauth.routes.ts";
 import { registerProfileRoutes } from "./profile/profile.routes.ts";
 import { registerShareRoutes } from "./shares/shares.routes.ts";
 import { registerSocialRoutes } from "./social/social.routes.ts";
@@ -29,6 +32,9 @@ const MODULES: ModuleRegistrar[] = [
   registerDashboardValues,
   registerBpRoutes,
   registerMeasurementRoutes,
+  registerOAuthRoutes,
+  registerIftttRoutes,
+  registerAnalyticsRoutes,
 ];
 
 export async function registerModules(

@@ -1,0 +1,114 @@
+import {
+  ANALYTICS_EVENT_NAMES,
+  ANALYTICS_PROPERTY_KEYS,
+  type AnalyticsEvent,
+  type AnalyticsSendResult,
+  type TimeOfDay,
+} from "@tonus/contract";
+import { eq, lt } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { analyticsEvents } from "../../db/schema.ts";
+import { hmac } from "../../lib/crypto.ts";
+
+const NAMES: ReadonlySet<string> = new Set(ANALYTICS_EVENT_NAMES);
+const KEYS: ReadonlySet<string> = new Set(ANALYTICS_PROPERTY_KEYS);
+const DAY_MS = 86_400_000;
+/** Events dated further back or ahead than this are clock errors or replays: dropped. */
+const MAX_AGE_MS = 30 * DAY_MS;
+const MAX_AHEAD_MS = DAY_MS;
+
+/**
+ * The spec's time-of-day buckets (§7) as half-open hour ranges: night [3, 5), morning [5, 12),
+ * day [12, 20), evening otherwise ([20, 24) and [0, 3)).
+ */
+export function timeOfDayBucket(hour: number): TimeOfDay {
+  if (hour >= 3 && hour < 5) return "night";
+  if (hour >= 5 && hour < 12) return "morning";
+  if (hour >= 12 && hour < 20) return "day";
+  return "evening";
+}
+
+/** The local hour (0–23) of `at` in `timeZone`; UTC when the zone is unknown. */
+export function localHour(at: Date, timeZone: string | null | undefined): number {
+  const read = (tz: string) =>
+    Number(new Intl.DateTimeFormat("en-GB", { hour: "2-digit", hourCycle: "h23", timeZone: tz }).format(at));
+  try {
+    return read(timeZone || "UTC");
+  } catch {
+    return read("UTC");
+  }
+}
+
+/** The keyed pseudonym stored instead of a user or device id (never reversible without the secret). */
+export function analyticsKey(secret: string, kind: "user" | "device", id: string): string {
+  return hmac(secret, `analytics:${kind}:${id}`);
+}
+
+/**
+ * Keeps only allow-listed keys with short string or boolean values. Numbers are dropped whatever the
+ * key, so no measurement value can travel in an event; paths lose their query and fragment (they can
+ * carry tokens).
+ */
+export function cleanProps(props: Record<string, unknown> | undefined): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (const [k, v] of Object.entries(props ?? {})) {
+    if (!KEYS.has(k)) continue;
+    if (typeof v === "boolean") out[k] = v;
+    else if (typeof v === "string") {
+      const value = k === "path" ? (v.split(/[?#]/)[0] ?? "") : v;
+      // A string that is only a number is a value in disguise.
+      if (/^\s*-?\d+([.,]\d+)?\s*$/.test(value)) continue;
+      out[k] = value.slice(0, 120);
+    }
+  }
+  return out;
+}
+
+/** Stores events idempotently by event_id; disallowed names and out-of-range dates are dropped. */
+export async function ingestEvents(
+  db: Db,
+  secret: string,
+  events: AnalyticsEvent[],
+  now = new Date(),
+): Promise<AnalyticsSendResult> {
+  let stored = 0;
+  let duplicates = 0;
+  let dropped = 0;
+  for (const e of events) {
+    const at = new Date(e.date_created);
+    const age = now.getTime() - at.getTime();
+    if (!NAMES.has(e.event_name) || Number.isNaN(age) || age > MAX_AGE_MS || age < -MAX_AHEAD_MS) {
+      dropped++;
+      continue;
+    }
+    const rows = await db
+      .insert(analyticsEvents)
+      .values({
+        eventId: e.event_id.toLowerCase(),
+        userKey: e.user_id ? analyticsKey(secret, "user", e.user_id) : null,
+        deviceKey: e.device_id ? analyticsKey(secret, "device", e.device_id) : null,
+        name: e.event_name,
+        props: cleanProps(e.event_props),
+        dateCreated: at,
+        timeOfDay: timeOfDayBucket(localHour(at, e.timezone)),
+        receivedAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: analyticsEvents.eventId });
+    if (rows.length) stored++;
+    else duplicates++;
+  }
+  return { stored, duplicates, dropped };
+}
+
+export async function deleteEventsOf(db: Db, secret: string, userId: string): Promise<void> {
+  await db.delete(analyticsEvents).where(eq(analyticsEvents.userKey, analyticsKey(secret, "user", userId)));
+}
+
+export async function deleteExpiredEvents(db: Db, retentionDays: number, now = new Date()): Promise<number> {
+  const rows = await db
+    .delete(analyticsEvents)
+    .where(lt(analyticsEvents.dateCreated, new Date(now.getTime() - retentionDays * DAY_MS)))
+    .returning({ id: analyticsEvents.eventId });
+  return rows.length;
+}

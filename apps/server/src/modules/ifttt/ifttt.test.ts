@@ -1,0 +1,252 @@
+import { eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../../app.ts";
+import { dashboardValues, iftttEvents, iftttTriggerIdentities, users } from "../../db/schema.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
+import { buildTestApp } from "../../test/harness.ts";
+import { createTestUser } from "../../test/users.ts";
+import { createReading } from "../bp/bp.service.ts";
+import { FIXTURE_EMAIL } from "./ifttt.routes.ts";
+import { TRIGGERS } from "./ifttt.triggers.ts";
+
+const KEY = "ifttt-service-key-for-tests-0123456789";
+const V1 = "/ifttt/v1";
+
+type Samples = {
+  triggers: Record<string, Record<string, string>>;
+  triggerFieldValidations: Record<string, Record<string, { valid: string; invalid: string }>>;
+  actions: Record<string, Record<string, string>>;
+  actionRecordSkipping: Record<string, Record<string, string>>;
+};
+
+/**
+ * A local replica of IFTTT's endpoint tests (https://ifttt.com/docs/testing): status and test setup
+ * behind the service key, user info, every trigger with its samples, field validation, options and
+ * every action, with the protocol's shapes and status codes (RELIABILITY O6, O7).
+ */
+describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
+  let app: App;
+  let offApp: App;
+
+  beforeAll(async () => {
+    const database = await getTestDatabase(backend);
+    app = await buildTestApp(database, { IFTTT_SERVICE_KEY: KEY, IFTTT_TEST_MODE: "1" });
+    offApp = await buildTestApp(database, { IFTTT_SERVICE_KEY: KEY });
+  });
+  afterAll(async () => {
+    await offApp.close();
+    await app.close();
+  });
+  beforeEach(async () => resetDatabase(app.ctx.database));
+
+  const call = (
+    method: "GET" | "POST" | "DELETE",
+    url: string,
+    headers: Record<string, string> = {},
+    body?: unknown,
+    on: App = app,
+  ) =>
+    on.inject({
+      method,
+      url,
+      headers: { ...(body !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+
+  async function setup(): Promise<{ token: string; samples: Samples; auth: Record<string, string> }> {
+    const res = await call("POST", `${V1}/test/setup`, { "ifttt-service-key": KEY }, {});
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as { accessToken: string; samples: Samples };
+    return {
+      token: data.accessToken,
+      samples: data.samples,
+      auth: { authorization: `Bearer ${data.accessToken}` },
+    };
+  }
+
+  it("checks the service key on status and test/setup, and test/setup only in test mode (O6)", async () => {
+    const cases: Record<string, string>[] = [
+      {},
+      { "ifttt-service-key": "wrong" },
+      { "ifttt-service-key": `${KEY}x` },
+      { "ifttt-channel-key": "" },
+    ];
+    for (const headers of cases) {
+      const status = await call("GET", `${V1}/status`, headers);
+      expect(status.statusCode).toBe(401);
+      expect(status.json().errors[0].message).toEqual(expect.any(String));
+      expect((await call("POST", `${V1}/test/setup`, headers, {})).statusCode).toBe(401);
+    }
+    expect((await call("GET", `${V1}/status`, { "ifttt-service-key": KEY })).statusCode).toBe(200);
+    expect((await call("GET", `${V1}/status`, { "ifttt-channel-key": KEY })).statusCode).toBe(200);
+    const off = await call("POST", `${V1}/test/setup`, { "ifttt-service-key": KEY }, {}, offApp);
+    expect(off.statusCode).toBe(404);
+    expect(await app.ctx.database.db.select().from(users)).toEqual([]);
+  });
+
+  it("gives the test token only for the fixture user, with samples for every trigger and action", async () => {
+    const { samples, auth } = await setup();
+    const me = await call("GET", `${V1}/user/info`, auth);
+    expect(me.statusCode).toBe(200);
+    const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    expect(me.json()).toEqual({ data: { name: "IFTTT test user", id: fixture?.id } });
+    expect(Object.keys(samples.triggers).sort()).toEqual(Object.keys(TRIGGERS).sort());
+    expect(Object.keys(samples.actions).sort()).toEqual(["log_blood_pressure", "log_water", "log_weight"]);
+    // A second setup reuses the same fixture user.
+    await setup();
+    expect(await app.ctx.database.db.select().from(users)).toHaveLength(1);
+  });
+
+  it("answers 401 in IFTTT's shape for a missing, malformed or unknown bearer token (O7)", async () => {
+    for (const authorization of [undefined, "Bearer", "Bearer toa_nope", "Token tok_x", "Bearer   "]) {
+      const headers: Record<string, string> = authorization ? { authorization } : {};
+      for (const [method, url] of [
+        ["GET", `${V1}/user/info`],
+        ["POST", `${V1}/triggers/new_hrv_measurement`],
+        ["POST", `${V1}/actions/log_weight`],
+        ["DELETE", `${V1}/triggers/new_hrv_measurement/trigger_identity/abc`],
+      ] as const) {
+        const res = await call(method, url, headers, method === "POST" ? {} : undefined);
+        expect(res.statusCode, `${method} ${url} ${authorization}`).toBe(401);
+        expect(res.json().errors).toEqual([{ message: expect.any(String) }]);
+      }
+    }
+  });
+
+  it("serves every trigger's samples: ≥ 3 items, newest first, stable meta, limit honoured (O7)", async () => {
+    const { samples, auth } = await setup();
+    for (const [slug, fields] of Object.entries(samples.triggers)) {
+      const url = `${V1}/triggers/${slug}`;
+      const body = {
+        trigger_identity: `ti-${slug}`,
+        triggerFields: fields,
+        user: { timezone: "Europe/Berlin" },
+        extra: 1,
+      };
+      const res = await call("POST", url, auth, body);
+      expect(res.statusCode, `${slug}: ${res.body}`).toBe(200);
+      const items = res.json().data as { meta: { id: string; timestamp: number } }[];
+      expect(items.length, slug).toBeGreaterThanOrEqual(3);
+      const stamps = items.map((i) => i.meta.timestamp);
+      expect(stamps).toEqual([...stamps].sort((a, b) => b - a));
+      for (const item of items) {
+        expect(typeof item.meta.id).toBe("string");
+        expect(Number.isInteger(item.meta.timestamp)).toBe(true);
+      }
+      const again = await call("POST", url, auth, body);
+      expect(again.json().data.map((i: { meta: { id: string } }) => i.meta.id)).toEqual(
+        items.map((i) => i.meta.id),
+      );
+      const one = await call("POST", url, auth, { ...body, limit: 1 });
+      expect(one.json().data).toHaveLength(1);
+      const zero = await call("POST", url, auth, { ...body, limit: 0 });
+      expect(zero.json().data).toEqual([]);
+      const noLimit = await call("POST", url, auth, { triggerFields: fields });
+      expect(noLimit.statusCode).toBe(200);
+      const deleted = await call("DELETE", `${url}/trigger_identity/ti-${slug}`, auth);
+      expect(deleted.statusCode).toBe(200);
+    }
+    expect(await app.ctx.database.db.select().from(iftttTriggerIdentities)).toEqual([]);
+  });
+
+  it("refuses triggers with missing or invalid trigger fields with 400", async () => {
+    const { samples, auth } = await setup();
+    for (const [slug, fields] of Object.entries(samples.triggers)) {
+      if (Object.keys(fields).length === 0) continue;
+      const missing = await call("POST", `${V1}/triggers/${slug}`, auth, { limit: 5 });
+      expect(missing.statusCode, slug).toBe(400);
+      expect(missing.json().errors[0].message).toContain("triggerFields");
+      const invalid = Object.fromEntries(
+        Object.entries(samples.triggerFieldValidations[slug] ?? {}).map(([k, v]) => [k, v.invalid]),
+      );
+      expect(
+        (await call("POST", `${V1}/triggers/${slug}`, auth, { triggerFields: invalid })).statusCode,
+      ).toBe(400);
+    }
+    expect((await call("POST", `${V1}/triggers/new_hrv_measurement`, auth, { limit: -1 })).statusCode).toBe(
+      400,
+    );
+  });
+
+  it("validates trigger fields and lists options", async () => {
+    const { samples, auth } = await setup();
+    for (const [slug, fields] of Object.entries(samples.triggerFieldValidations)) {
+      for (const [field, { valid, invalid }] of Object.entries(fields)) {
+        const url = `${V1}/triggers/${slug}/fields/${field}/validate`;
+        expect((await call("POST", url, auth, { value: valid })).json()).toEqual({ data: { valid: true } });
+        const bad = (await call("POST", url, auth, { value: invalid })).json();
+        expect(bad.data.valid).toBe(false);
+        expect(typeof bad.data.message).toBe("string");
+      }
+    }
+    const options = await call("POST", `${V1}/triggers/bp_in_category/fields/category/options`, auth, {});
+    expect(options.statusCode).toBe(200);
+    expect(options.json().data).toContainEqual({ label: "Grade 1 hypertension", value: "grade_1" });
+  });
+
+  it("runs every action with its sample and skips the skipping samples with status SKIP", async () => {
+    const { samples, auth } = await setup();
+    for (const [slug, fields] of Object.entries(samples.actions)) {
+      const res = await call("POST", `${V1}/actions/${slug}`, auth, {
+        actionFields: fields,
+        user: { timezone: "UTC" },
+      });
+      expect(res.statusCode, `${slug}: ${res.body}`).toBe(200);
+      expect(res.json()).toEqual({ data: [{ id: expect.any(String) }] });
+      const skip = await call("POST", `${V1}/actions/${slug}`, auth, {
+        actionFields: samples.actionRecordSkipping[slug],
+      });
+      expect(skip.statusCode, slug).toBe(400);
+      expect(skip.json().errors[0]).toMatchObject({ status: "SKIP", message: expect.any(String) });
+      const missing = await call("POST", `${V1}/actions/${slug}`, auth, {});
+      expect(missing.statusCode).toBe(400);
+    }
+    const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    expect(fixture?.weightKg).toBe(70.5);
+    const values = await app.ctx.database.db.select().from(dashboardValues);
+    expect(values.map((v) => [v.metric, v.value]).sort()).toEqual([
+      ["water", 0.25],
+      ["weight", 70.5],
+    ]);
+    expect((await call("POST", `${V1}/actions/unknown`, auth, { actionFields: {} })).statusCode).toBe(404);
+  });
+
+  it("puts a person's new blood-pressure reading first in the trigger, with its category", async () => {
+    const { auth } = await setup();
+    const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    const userId = fixture?.id ?? "";
+    const { reading } = await createReading(app.ctx, userId, {
+      systolic: 182,
+      diastolic: 111,
+      measured_at: new Date().toISOString(),
+      time_zone: "UTC",
+    });
+    await app.ctx.services.events.dispatchPending();
+    const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {} });
+    const first = res.json().data[0];
+    expect(first).toMatchObject({ systolic: 182, diastolic: 111, category: "grade_3" });
+    expect(first.meta.id).toContain(reading.id);
+    const cat = await call("POST", `${V1}/triggers/bp_in_category`, auth, {
+      triggerFields: { category: "grade_3" },
+    });
+    expect(cat.json().data).toHaveLength(1);
+    expect(
+      await app.ctx.database.db.select().from(iftttEvents).where(eq(iftttEvents.sourceId, reading.id)),
+    ).toHaveLength(1);
+  });
+
+  it("keeps one person's trigger events from another's token (A1)", async () => {
+    const { auth } = await setup();
+    const other = await createTestUser(app.ctx.database);
+    await createReading(app.ctx, other.userId, {
+      systolic: 177,
+      diastolic: 90,
+      measured_at: new Date().toISOString(),
+      time_zone: "UTC",
+    });
+    await app.ctx.services.events.dispatchPending();
+    const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {}, limit: 50 });
+    expect(res.json().data).toHaveLength(3);
+    expect(res.json().data.every((i: { systolic: number }) => i.systolic !== 177)).toBe(true);
+  });
+});

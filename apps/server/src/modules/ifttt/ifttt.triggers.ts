@@ -1,0 +1,219 @@
+import { bpCategory } from "@tonus/hrv";
+import { and, desc, eq } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { bpReadings, iftttEvents, measurements } from "../../db/schema.ts";
+import type { DomainEvent } from "../../lib/events.ts";
+
+/** What an IFTTT event row records: a measurement or a blood-pressure reading. */
+export type IftttEventKind = "hrv_measurement" | "bp_reading";
+
+/**
+ * The domain events this module listens to (emitted by modules/bp and modules/measurements in the
+ * transaction that stores the row). Their payloads carry ids only; the values are read from the row.
+ */
+export const IFTTT_EVENT_TYPES = {
+  bpAdded: "bp.reading_added",
+  bpDeleted: "bp.reading_deleted",
+  measurementCreated: "measurement.created",
+  measurementDeleted: "measurement.deleted",
+} as const;
+
+/** 2018 ESC/ESH office categories, as the blood-pressure module names them. */
+export const BP_CATEGORIES = [
+  ["optimal", "Optimal"],
+  ["normal", "Normal"],
+  ["high_normal", "High normal"],
+  ["grade_1", "Grade 1 hypertension"],
+  ["grade_2", "Grade 2 hypertension"],
+  ["grade_3", "Grade 3 hypertension"],
+  ["isolated_systolic_1", "Isolated systolic hypertension, grade 1"],
+  ["isolated_systolic_2", "Isolated systolic hypertension, grade 2"],
+  ["isolated_systolic_3", "Isolated systolic hypertension, grade 3"],
+] as const;
+
+const finite = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+const pick = (o: unknown, k: string) =>
+  o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined;
+
+/**
+ * Keeps the IFTTT copy of a new reading or measurement (the numbers triggers filter on, as they were
+ * when it happened), and drops it when the person deletes the original. A repeated delivery is a no-op.
+ */
+export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<void> {
+  const userId = event.userId;
+  const p = event.payload;
+  if (!userId) return;
+  if (event.type === IFTTT_EVENT_TYPES.bpAdded && typeof p.reading_id === "string") {
+    const [row] = await tx
+      .select()
+      .from(bpReadings)
+      .where(and(eq(bpReadings.id, p.reading_id), eq(bpReadings.userId, userId)));
+    if (!row) return;
+    const data = {
+      systolic: row.systolic,
+      diastolic: row.diastolic,
+      pulse: row.pulse ?? undefined,
+      category: bpCategory(row.systolic, row.diastolic),
+    };
+    await tx
+      .insert(iftttEvents)
+      .values({ userId, kind: "bp_reading", sourceId: row.id, occurredAt: row.measuredAt, data })
+      .onConflictDoNothing();
+  } else if (event.type === IFTTT_EVENT_TYPES.measurementCreated && typeof p.measurement_id === "string") {
+    const [row] = await tx
+      .select({ id: measurements.id, startedAt: measurements.startedAt, result: measurements.result })
+      .from(measurements)
+      .where(and(eq(measurements.id, p.measurement_id), eq(measurements.userId, userId)));
+    if (!row) return;
+    const scores = pick(row.result, "scores");
+    const values = pick(row.result, "values");
+    const data = {
+      stress: finite(pick(scores, "stress")),
+      energy: finite(pick(scores, "energy")),
+      performance: finite(pick(scores, "performance")),
+      heart_rate: finite(pick(values, "heart_rate")),
+      rmssd: finite(pick(values, "rmssd")),
+    };
+    await tx
+      .insert(iftttEvents)
+      .values({ userId, kind: "hrv_measurement", sourceId: row.id, occurredAt: row.startedAt, data })
+      .onConflictDoNothing();
+  } else if (
+    event.type === IFTTT_EVENT_TYPES.bpDeleted ||
+    event.type === IFTTT_EVENT_TYPES.measurementDeleted
+  ) {
+    const id = p.reading_id ?? p.measurement_id;
+    if (typeof id !== "string") return;
+    const kind = event.type === IFTTT_EVENT_TYPES.bpDeleted ? "bp_reading" : "hrv_measurement";
+    await tx
+      .delete(iftttEvents)
+      .where(and(eq(iftttEvents.userId, userId), eq(iftttEvents.kind, kind), eq(iftttEvents.sourceId, id)));
+  }
+}
+
+type Field = {
+  /** Validates a value IFTTT sends; the message is shown to the person in IFTTT. */
+  validate: (value: unknown) => string | null;
+  options?: readonly { label: string; value: string }[];
+  sample: string;
+  invalidSample: string;
+};
+
+const threshold: Field = {
+  validate: (v) => {
+    const n = typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
+    return Number.isFinite(n) && n >= 0 && n <= 100 ? null : "Enter a number from 0 to 100";
+  },
+  sample: "50",
+  invalidSample: "abc",
+};
+
+const categoryField: Field = {
+  validate: (v) => (BP_CATEGORIES.some(([value]) => value === v) ? null : "Choose a category from the list"),
+  options: BP_CATEGORIES.map(([value, label]) => ({ label, value })),
+  sample: "grade_1",
+  invalidSample: "very_high",
+};
+
+export type TriggerDef = {
+  kind: IftttEventKind;
+  fields: Record<string, Field>;
+  matches: (data: Record<string, unknown>, fields: Record<string, unknown>) => boolean;
+};
+
+const num = (v: unknown) => (typeof v === "number" ? v : Number(v));
+
+/** The triggers: new HRV measurement, stress above, energy below, new BP reading, BP in a category. */
+export const TRIGGERS: Record<string, TriggerDef> = {
+  new_hrv_measurement: { kind: "hrv_measurement", fields: {}, matches: () => true },
+  stress_above: {
+    kind: "hrv_measurement",
+    fields: { threshold },
+    matches: (d, f) => typeof d.stress === "number" && d.stress > num(f.threshold),
+  },
+  energy_below: {
+    kind: "hrv_measurement",
+    fields: { threshold },
+    matches: (d, f) => typeof d.energy === "number" && d.energy < num(f.threshold),
+  },
+  new_bp_reading: { kind: "bp_reading", fields: {}, matches: () => true },
+  bp_in_category: {
+    kind: "bp_reading",
+    fields: { category: categoryField },
+    matches: (d, f) => d.category === f.category,
+  },
+};
+
+export type TriggerItem = Record<string, unknown> & { meta: { id: string; timestamp: number } };
+
+/** IFTTT ingredients are strings or numbers; absent values are empty strings so recipes never break. */
+function ingredients(kind: IftttEventKind, data: Record<string, unknown>, occurredAt: Date) {
+  const keys =
+    kind === "hrv_measurement"
+      ? ["stress", "energy", "performance", "heart_rate", "rmssd"]
+      : ["systolic", "diastolic", "pulse", "category"];
+  const out: Record<string, unknown> = { measured_at: occurredAt.toISOString() };
+  for (const k of keys) out[k] = data[k] ?? "";
+  return out;
+}
+
+/** Up to `limit` matching events, newest first, each with its ingredients and a stable `meta`. */
+export async function pollTrigger(
+  db: Db,
+  userId: string,
+  slug: string,
+  def: TriggerDef,
+  fields: Record<string, unknown>,
+  limit: number,
+): Promise<TriggerItem[]> {
+  if (limit === 0) return [];
+  const out: TriggerItem[] = [];
+  // Filtering happens here (few rows per person); scan newest first in pages until `limit` match.
+  const PAGE = 500;
+  for (let offset = 0; out.length < limit && offset < 20_000; offset += PAGE) {
+    const rows = await db
+      .select()
+      .from(iftttEvents)
+      .where(and(eq(iftttEvents.userId, userId), eq(iftttEvents.kind, def.kind)))
+      .orderBy(desc(iftttEvents.occurredAt), desc(iftttEvents.id))
+      .limit(PAGE)
+      .offset(offset);
+    for (const row of rows) {
+      if (!def.matches(row.data, fields)) continue;
+      out.push({
+        ...ingredients(def.kind, row.data, row.occurredAt),
+        meta: {
+          id: `${slug}-${row.kind}-${row.sourceId}`,
+          timestamp: Math.floor(row.occurredAt.getTime() / 1000),
+        },
+      });
+      if (out.length >= limit) break;
+    }
+    if (rows.length < PAGE) break;
+  }
+  return out;
+}
+
+/** Fixture events for `test/setup`: three measurements and three readings that every trigger matches. */
+export async function seedFixtureEvents(db: Db, userId: string, now = new Date()): Promise<void> {
+  const rows = [0, 1, 2].flatMap((i) => {
+    const at = new Date(now.getTime() - (i + 1) * 3_600_000);
+    return [
+      {
+        userId,
+        kind: "hrv_measurement",
+        sourceId: `fixture-m-${i}`,
+        occurredAt: at,
+        data: { stress: 80 + i, energy: 20 - i, performance: 50, heart_rate: 70 + i, rmssd: 30 + i },
+      },
+      {
+        userId,
+        kind: "bp_reading",
+        sourceId: `fixture-bp-${i}`,
+        occurredAt: at,
+        data: { systolic: 150 + i, diastolic: 95, pulse: 72, category: "grade_1" },
+      },
+    ];
+  });
+  await db.insert(iftttEvents).values(rows).onConflictDoNothing();
+}
