@@ -1,4 +1,5 @@
 import type { Units } from "@tonus/contract";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
@@ -12,9 +13,13 @@ export default function UnitsPage() {
   const { t } = useTranslation();
   const profile = useProfile();
   const update = useUpdateProfile();
+  // The choice shows as checked at once: the optimistic cache update lands a tick later, and a controlled
+  // radio would otherwise snap back for that moment. Once the server answers, its value is shown.
+  const [pendingChoice, setPendingChoice] = useState<Units | null>(null);
   if (profile.isPending) return <LoadingState />;
   if (profile.isError) return <Alert status="error">{t("profile.load_failed")}</Alert>;
-  const { units, height, weight } = profile.data;
+  const { height, weight } = profile.data;
+  const units = pendingChoice ?? profile.data.units;
   return (
     <Card>
       <fieldset aria-busy={update.isPending}>
@@ -26,7 +31,10 @@ export default function UnitsPage() {
               name="units"
               value={choice}
               checked={units === choice}
-              onChange={() => update.mutate({ units: choice })}
+              onChange={() => {
+                setPendingChoice(choice);
+                update.mutate({ units: choice }, { onSettled: () => setPendingChoice(null) });
+              }}
             />
             {t(`profile.units.${choice}`)}
           </label>
