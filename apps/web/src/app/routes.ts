@@ -132,6 +132,13 @@ export const ROUTES: readonly RouteRow[] = [
     load: () => import("../features/errors/NotFoundPage.tsx"),
   },
   {
+    path: "/oauth2/authorize/ifttt",
+    access: "any",
+    layout: "simple",
+    titleKey: "oauth.consent.title",
+    load: () => import("../features/oauth/ConsentPage.tsx"),
+  },
+  {
     path: "/help-redirect",
     access: "any",
     layout: "simple",

@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { ConnectedServices } from "../oauth/ConnectedServices.tsx";
 import { PasswordChangeForm } from "./PasswordChangeForm.tsx";
 import { ProfileSummary } from "./ProfileSummary.tsx";
 import { UserpicUpload } from "./UserpicUpload.tsx";
@@ -32,6 +33,7 @@ export default function ProfilePage() {
       <Card title={t("profile.password.title")}>
         <PasswordChangeForm />
       </Card>
+      <ConnectedServices />
     </>
   );
 }
