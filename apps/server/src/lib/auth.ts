@@ -160,6 +160,7 @@ export function registerAuth(app: FastifyInstance, ctx: { config: Config; db: Db
       request.auth = { kind: "user", userId: user.userId, role: user.role, via: "token" };
     } else if (key?.startsWith(SHARE_TOKEN_PREFIX)) {
       // A share link is a read-only capability for one object: refused everywhere else, cookies ignored.
+      request.sessionId = undefined;
       const kinds = rc.shareKinds ?? [];
       if (kinds.length === 0 || !SAFE_METHODS.has(request.method))
         throw new AppError("not_authenticated", "A share link opens only the page it shares");
