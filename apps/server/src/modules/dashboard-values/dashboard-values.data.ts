@@ -2,7 +2,8 @@ import type { UserDataSection } from "../../lib/registry.ts";
 
 /**
  * Dashboard values travel with the archive (manual entries have no other home); rows that fail the
- * sanity check (non-finite value, unknown-looking metric) are skipped on import.
+ * sanity check (unknown-looking metric or source) are skipped on import. Values derived from
+ * measurements are not imported: the recompute job writes them again for the imported measurements.
  */
 export const dashboardValuesDataSection: UserDataSection = {
   name: "dashboard_values",
@@ -11,7 +12,8 @@ export const dashboardValuesDataSection: UserDataSection = {
       policy: "portable",
       importColumns: ["metric", "at", "value", "source", "client_id", "created_at", "updated_at"],
       importWhere:
-        "r.metric ~ '^[a-z][a-z0-9_]{0,63}$' and r.source ~ '^[a-z][a-z0-9_.-]{0,63}$' and length(r.client_id) <= 200",
+        "r.metric ~ '^[a-z][a-z0-9_]{0,63}$' and r.source ~ '^[a-z][a-z0-9_.-]{0,63}$'" +
+        " and r.source <> 'measurement' and length(r.client_id) <= 200",
     },
   },
 };

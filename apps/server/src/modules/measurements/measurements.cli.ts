@@ -5,7 +5,7 @@
  * Uses the server's environment (DATABASE_URL, or DATA_DIR for the embedded database, which must not be
  * in use by a running server). Resumable: each measurement commits on its own, so an interrupted run
  * loses nothing and the next run continues with what is still stale. A running server does the same
- * in the background (job `measurements.recompute`, hourly and at start).
+ * in the background (job `measurements.recompute`, hourly, each run handing over to the next until done).
  */
 import path from "node:path";
 import { openDatabase } from "../../db/client.ts";

@@ -14,6 +14,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { App } from "../../app.ts";
 import { dashboardValues, measurements, outboxEvents, users } from "../../db/schema.ts";
+import { deleteUserData, exportUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, TestClient } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
@@ -333,6 +334,27 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
       expect(now.algorithm_version).toBe(MEASUREMENT_ALGORITHM_VERSION);
       expect(now.rmssd).toBeCloseTo(m.rmssd ?? 0, 9);
     }
+  });
+
+  it("travels in the account archive as recorded and is recomputed after an import", async () => {
+    const m = await create({ tags: ["a"], feel: 2 });
+    const { db } = app.ctx.database;
+    const valuesBefore = (await db.select().from(dashboardValues)).length;
+    const env = registryEnv(app.ctx);
+    const archive = JSON.parse(JSON.stringify(await exportUserData(env, owner.userId)));
+    await deleteUserData(env, owner.userId);
+    expect(await rowCount()).toBe(0);
+    expect(await db.select().from(dashboardValues)).toEqual([]);
+    // An edited archive cannot plant computed values: they are not imported.
+    archive.sections.measurements.tables.measurements[0].result = { values: { rmssd: 1 } };
+    await importUserData(env, archive);
+    const [imported] = await db.select().from(measurements);
+    expect(imported).toMatchObject({ clientId: m.client_id, tags: ["a"], feel: 2, result: null });
+    expect(await recomputeStale(db)).toMatchObject({ done: 1, remaining: 0 });
+    const [after] = await db.select().from(measurements);
+    const recomputed = after?.result as { values: { rmssd: number } } | null | undefined;
+    expect(recomputed?.values.rmssd).toBeCloseTo(m.rmssd ?? 0, 9);
+    expect((await db.select().from(dashboardValues)).length).toBe(valuesBefore);
   });
 
   it("answers other users' measurements with the same 404 as unknown ids and changes nothing (A1)", async () => {
