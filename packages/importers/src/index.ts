@@ -46,6 +46,7 @@ export {
 } from "./fit/decoder.ts";
 export { FIT_MESSAGE, importFit } from "./fit/fit-import.ts";
 export { createReport, MAX_KEPT_REJECTIONS } from "./report.ts";
+export { importRrText, MAX_RR_TEXT_BYTES } from "./rr-text.ts";
 export type * from "./types.ts";
 export { updateCrc32 } from "./zip/crc32.ts";
 export {

@@ -27,7 +27,7 @@ export type SampleRecord = {
   source: string;
   /** Stable id of this value within `source`: the same reading in a re-import gets the same id. */
   clientId: string;
-  /** Source details worth keeping (device name, sleep stage, original unit). */
+  /** Source details worth keeping (device name, sleep stage). May be shared between records: read-only. */
   meta?: Record<string, string | number | boolean>;
 };
 

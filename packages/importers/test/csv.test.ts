@@ -5,6 +5,7 @@ import {
   type ImportRecord,
   importCsv,
   importHealthExport,
+  importRrText,
   parseDateTime,
   previewCsv,
   readCsvRows,
@@ -306,5 +307,25 @@ describe("importHealthExport", () => {
     expect((await run(importHealthExport(chunksOf(new Uint8Array(0))))).report.fatal?.reason).toBe(
       "empty_file",
     );
+  });
+});
+
+describe("importRrText", () => {
+  it("reads an RR text file through packages/hrv as one series", async () => {
+    const startedAt = Date.UTC(2024, 1, 1, 7);
+    const session = importRrText(chunksOf(utf8("RR\n812\n798\nabc\n805\n"), 3), { startedAt });
+    const records = await collect(session.records);
+    expect(records).toEqual([expect.objectContaining({ kind: "rr", startedAt, rrMs: [812, 798, 805] })]);
+    expect(session.report.rejected).toEqual([expect.objectContaining({ reason: "invalid_value", line: 4 })]);
+    const again = await collect(
+      importRrText(chunksOf(utf8("RR\n812\n798\nabc\n805\n")), { startedAt }).records,
+    );
+    expect(again[0]?.clientId).toBe(records[0]?.clientId);
+  });
+
+  it("ends an unreadable file with a reason", async () => {
+    const session = importRrText(chunksOf(utf8("")), { startedAt: 0 });
+    await collect(session.records);
+    expect(session.report.fatal?.reason).toBe("empty_file");
   });
 });

@@ -156,7 +156,7 @@ describe("importAppleHealthZip", () => {
     expect(inflated).toBeLessThan(total);
     expect(performance.now() - started).toBeLessThan(5000);
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
-  });
+  }, 120_000);
 
   it("reports a corrupt entry, a zip without export.xml and bytes that are no zip", async () => {
     const good = buildZip([{ name: "apple_health_export/export.xml", data: enc.encode(XML) }]);

@@ -39,6 +39,7 @@ type RecordAttrs = {
   startDate: string;
   endDate: string;
 };
+type Device = { name: string; key: string; meta: Readonly<Record<string, string>> };
 type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] };
 type OpenCorrelation = {
   attrs: RecordAttrs | null;
@@ -107,7 +108,7 @@ class AppleHealthMapper implements XmlHandler {
   private readonly source: string;
   // Exports repeat the same device and dates record after record: remember the last ones.
   private lastDeviceRaw = "";
-  private lastDevice = { name: "", key: hashId("") };
+  private lastDevice: Device = { name: "", key: hashId(""), meta: { device: "" } };
   private readonly dates: [string, number][] = [
     ["", Number.NaN],
     ["", Number.NaN],
@@ -186,11 +187,12 @@ class AppleHealthMapper implements XmlHandler {
     return v;
   }
 
-  private device(raw: string): { name: string; key: string } {
+  private device(raw: string): Device {
     if (raw !== this.lastDeviceRaw) {
       const name = cleanXmlValue(raw);
       this.lastDeviceRaw = raw;
-      this.lastDevice = { name, key: hashId(name) };
+      // One meta object per device, shared by its records (read-only): fewer allocations per record.
+      this.lastDevice = { name, key: hashId(name), meta: Object.freeze({ device: name }) };
     }
     return this.lastDevice;
   }
@@ -240,7 +242,7 @@ class AppleHealthMapper implements XmlHandler {
       unit: mapping.unit,
       source: this.source,
       clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
-      meta: { device: device.name },
+      meta: device.meta,
     };
     if (span > 0) rec.endAt = endAt;
     this.emit(rec);
@@ -309,7 +311,7 @@ class AppleHealthMapper implements XmlHandler {
       diastolicMmHg: c.diastolic,
       source: this.source,
       clientId: `bp:${at}:${c.systolic}:${c.diastolic}:${device.key}`,
-      meta: { device: device.name },
+      meta: device.meta,
     });
   }
 
@@ -348,7 +350,7 @@ class AppleHealthMapper implements XmlHandler {
       activity,
       source: this.source,
       clientId: `workout:${startedAt}:${endedAt - startedAt}:${activity}:${device.key}`,
-      meta: { device: device.name },
+      meta: device.meta,
     };
     const durationF = workoutFactor("time", a.durationUnit);
     const duration = Number(a.duration);
