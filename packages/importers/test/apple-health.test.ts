@@ -141,6 +141,31 @@ describe("importAppleHealthXml", () => {
     expect(records).toEqual([expect.objectContaining({ value: 61, meta: { device: "&xxe;" } })]);
   });
 
+  it("imports despite a broken DTD like iOS 16's (duplicate and malformed ATTLIST)", async () => {
+    const text = `<?xml version="1.0" encoding="UTF-8"?>
+<!DOCTYPE HealthData [
+<!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary|ClinicalRecord)*)>
+<!ATTLIST ExportDate value CDATA #REQUIRED>
+<!ATTLIST ExportDate value CDATA #REQUIRED>
+<!ATTLIST Record
+  type CDATA #REQUIRED
+  unit CDATA #IMPLIED
+  value CDATA #IMPLIED
+  HKMetadataKeySyncVersion CDATA (#IMPLIED
+>
+<!-- a comment with ]> inside the subset -->
+]>
+<HealthData locale="ru_RU">
+ <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Часы" unit="count/min" startDate="2024-02-01 08:00:00 +0300" endDate="2024-02-01 08:00:00 +0300" value="66"/>
+</HealthData>
+`;
+    const { records, report } = await importText(text, 13);
+    expect(report.fatal).toBeUndefined();
+    expect(records).toEqual([
+      expect.objectContaining({ value: 66, at: Date.UTC(2024, 1, 1, 5), meta: { device: "Часы" } }),
+    ]);
+  });
+
   it("drops control characters such as \\x0b that strict parsers reject", async () => {
     const text = `${HEAD} <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Anna\u000b’s\u0001 Watch" unit="count/min" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="\u000b70"/>\u000b\n</HealthData>\n`;
     const { records, report } = await importText(text, 7);
