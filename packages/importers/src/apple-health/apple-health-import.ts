@@ -59,14 +59,31 @@ type OpenWorkout = { attrs: WorkoutAttrs | null; offset: number; distanceM?: num
 
 function recordAttrs(a: XmlAttributes, typeName = "type"): RecordAttrs | null {
   if (a.malformed) return null;
-  return {
-    type: a.get(typeName) ?? "",
-    unit: a.get("unit") ?? "",
-    value: a.get("value"),
-    sourceName: a.get("sourceName") ?? "",
-    startDate: a.get("startDate") ?? "",
-    endDate: a.get("endDate") ?? "",
-  };
+  const r: RecordAttrs = { type: "", unit: "", value: undefined, sourceName: "", startDate: "", endDate: "" };
+  // One pass over the attributes, told apart by name length first (a Record has about nine).
+  for (let i = 0; i < a.count; i++) {
+    switch (a.nameLength(i)) {
+      case 4:
+        if (a.nameIs(i, "unit")) r.unit = a.valueAt(i);
+        else if (a.nameIs(i, typeName)) r.type = a.valueAt(i);
+        break;
+      case 5:
+        if (a.nameIs(i, "value")) r.value = a.valueAt(i);
+        break;
+      case 7:
+        if (a.nameIs(i, "endDate")) r.endDate = a.valueAt(i);
+        break;
+      case 9:
+        if (a.nameIs(i, "startDate")) r.startDate = a.valueAt(i);
+        break;
+      case 10:
+        if (a.nameIs(i, "sourceName")) r.sourceName = a.valueAt(i);
+        break;
+      default:
+        if (a.nameIs(i, typeName)) r.type = a.valueAt(i);
+    }
+  }
+  return r;
 }
 
 function workoutAttrs(a: XmlAttributes): WorkoutAttrs | null {

@@ -13,14 +13,14 @@ export class XmlAttributes {
   /** True when an attribute name was malformed (a space in it): the element should be skipped. */
   malformed = false;
   private text = "";
-  private count = 0;
+  private count_ = 0;
   private readonly at = new Int32Array(4 * 64);
 
   /** The raw (not yet cleaned) value of attribute `name`, or undefined. */
   get(name: string): string | undefined {
     const s = this.text;
     const at = this.at;
-    for (let i = 0; i < this.count * 4; i += 4) {
+    for (let i = 0; i < this.count_ * 4; i += 4) {
       const start = at[i] as number;
       if ((at[i + 1] as number) - start === name.length && s.startsWith(name, start)) {
         return s.slice(at[i + 2], at[i + 3]);
@@ -29,17 +29,37 @@ export class XmlAttributes {
     return undefined;
   }
 
+  /** Number of attributes read. */
+  get count(): number {
+    return this.count_;
+  }
+
+  /** Length of the name of attribute `i`. */
+  nameLength(i: number): number {
+    return (this.at[i * 4 + 1] as number) - (this.at[i * 4] as number);
+  }
+
+  /** True when attribute `i` is named `name`. */
+  nameIs(i: number, name: string): boolean {
+    return this.nameLength(i) === name.length && this.text.startsWith(name, this.at[i * 4]);
+  }
+
+  /** Raw value of attribute `i`. */
+  valueAt(i: number): string {
+    return this.text.slice(this.at[i * 4 + 2], this.at[i * 4 + 3]);
+  }
+
   /** @internal Starts a new tag over `text`. */
   reset(text: string): void {
     this.text = text;
-    this.count = 0;
+    this.count_ = 0;
     this.malformed = false;
   }
 
   /** @internal Adds the attribute whose name is `text[nameStart, nameEnd)` and value `[valueStart, valueEnd)`. */
   add(nameStart: number, nameEnd: number, valueStart: number, valueEnd: number): void {
-    if (this.count * 4 >= this.at.length) return;
-    const i = this.count++ * 4;
+    if (this.count_ * 4 >= this.at.length) return;
+    const i = this.count_++ * 4;
     this.at[i] = nameStart;
     this.at[i + 1] = nameEnd;
     this.at[i + 2] = valueStart;
@@ -120,13 +140,14 @@ export class XmlScanner {
     this.sawRoot = true;
   }
 
-  private readonly wanted: ReadonlySet<string>;
+  /** Wanted names by length: a tag name is matched in place, without slicing it out. */
+  private readonly wanted: (string[] | undefined)[] = [];
   private readonly handler: XmlHandler;
   private readonly attrs = new XmlAttributes();
 
   /** `wanted`: element names whose tags are reported (with attributes) to `handler`. */
   constructor(wanted: ReadonlySet<string>, handler: XmlHandler) {
-    this.wanted = wanted;
+    for (const name of wanted) (this.wanted[name.length] ??= []).push(name);
     this.handler = handler;
   }
 
@@ -175,9 +196,13 @@ export class XmlScanner {
   private endTag(s: string, lt: number): number {
     const gt = s.indexOf(">", lt + 2);
     if (gt < 0) return -1;
-    const name = s.slice(lt + 2, gt).trim();
+    let from = lt + 2;
+    let to = gt;
+    while (from < to && s.charCodeAt(from) <= 32) from++;
+    while (to > from && s.charCodeAt(to - 1) <= 32) to--;
     this.depth = Math.max(0, this.depth - 1);
-    if (this.wanted.has(name)) this.handler.close(name, this.base + lt);
+    const name = this.wantedName(s, from, to);
+    if (name !== undefined) this.handler.close(name, this.base + lt);
     return gt + 1;
   }
 
@@ -206,6 +231,14 @@ export class XmlScanner {
     return stop;
   }
 
+  /** The wanted name written at `s[from, to)`, or undefined. */
+  private wantedName(s: string, from: number, to: number): string | undefined {
+    const candidates = this.wanted[to - from];
+    if (!candidates) return undefined;
+    for (const name of candidates) if (s.startsWith(name, from)) return name;
+    return undefined;
+  }
+
   private startTag(s: string, lt: number): number {
     const n = s.length;
     let j = lt + 1;
@@ -214,8 +247,8 @@ export class XmlScanner {
       if (c <= 32 || c === 47 || c === 62) break;
     }
     if (j >= n) return -1;
-    const name = s.slice(lt + 1, j);
-    const isWanted = this.wanted.has(name);
+    const name = this.wantedName(s, lt + 1, j);
+    const isWanted = name !== undefined;
     const attrs = this.attrs;
     if (isWanted) attrs.reset(s);
     let k = j;
@@ -227,12 +260,16 @@ export class XmlScanner {
         const selfClosing = c === 47;
         if (selfClosing && k + 1 >= n) return -1;
         if (selfClosing && s.charCodeAt(k + 1) !== 62) {
-          this.error = { reason: "xml_malformed", offset: this.base + k, detail: `stray / in <${name}>` };
+          this.error = {
+            reason: "xml_malformed",
+            offset: this.base + k,
+            detail: `stray / in <${s.slice(lt + 1, j)}>`,
+          };
           return n;
         }
         this.sawRoot = true;
         if (!selfClosing) this.depth++;
-        if (isWanted) {
+        if (name !== undefined) {
           this.handler.open(name, attrs, selfClosing, this.base + lt);
           if (selfClosing) this.handler.close(name, this.base + lt);
         }
@@ -248,7 +285,7 @@ export class XmlScanner {
         this.error = {
           reason: "xml_malformed",
           offset: this.base + q,
-          detail: `unquoted attribute in <${name}>`,
+          detail: `unquoted attribute in <${s.slice(lt + 1, j)}>`,
         };
         return n;
       }
