@@ -147,7 +147,11 @@ export class XmlScanner {
 
   /** `wanted`: element names whose tags are reported (with attributes) to `handler`. */
   constructor(wanted: ReadonlySet<string>, handler: XmlHandler) {
-    for (const name of wanted) (this.wanted[name.length] ??= []).push(name);
+    for (const name of wanted) {
+      const same = this.wanted[name.length] ?? [];
+      same.push(name);
+      this.wanted[name.length] = same;
+    }
     this.handler = handler;
   }
 
