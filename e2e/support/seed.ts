@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
-import { API } from "@tonus/contract";
+import { API, type DirectLoginCode } from "@tonus/contract";
 
 export type SeededUser = { email: string; password: string; name: string };
 
@@ -16,12 +16,53 @@ export async function registerViaApi(
   user: SeededUser,
   baseURL: string,
 ): Promise<void> {
-  await request.get(API.csrf);
-  const state = await request.storageState();
-  const csrf = state.cookies.find((c) => c.name === "csrftoken")?.value ?? "";
   const res = await request.post(API.register, {
     data: { email: user.email, password: user.password, name: user.name, timezone: "Europe/Moscow" },
-    headers: { "x-csrftoken": csrf, origin: baseURL },
+    headers: await csrfHeaders(request, baseURL),
   });
   if (!res.ok()) throw new Error(`registration failed: ${res.status()} ${await res.text()}`);
+}
+
+/** The headers an unsafe request needs: the CSRF token for this context's session and our own origin. */
+export async function csrfHeaders(
+  request: APIRequestContext,
+  baseURL: string,
+): Promise<Record<string, string>> {
+  const res = await request.get(API.csrf);
+  if (!res.ok()) throw new Error(`csrf failed: ${res.status()}`);
+  const state = await request.storageState();
+  const csrf = state.cookies.find((c) => c.name === "csrftoken")?.value ?? "";
+  return { "x-csrftoken": csrf, origin: baseURL };
+}
+
+/**
+ * What the companion app does before opening /user/login-direct: creates an API token with the web
+ * session in `request`, then mints the one-time pair with that token alone (no cookies).
+ */
+export async function mintDirectLoginPair(
+  request: APIRequestContext,
+  newContext: (options: { baseURL: string }) => Promise<APIRequestContext>,
+  baseURL: string,
+): Promise<DirectLoginCode> {
+  const created = await request.post(API.apiTokens, {
+    data: { name: "companion" },
+    headers: await csrfHeaders(request, baseURL),
+  });
+  if (!created.ok()) throw new Error(`token creation failed: ${created.status()} ${await created.text()}`);
+  const { key } = (await created.json()) as { key: string };
+  const app = await newContext({ baseURL });
+  try {
+    const minted = await app.post(API.directLoginCode, { headers: { authorization: `Token ${key}` } });
+    if (!minted.ok()) throw new Error(`minting failed: ${minted.status()} ${await minted.text()}`);
+    return (await minted.json()) as DirectLoginCode;
+  } finally {
+    await app.dispose();
+  }
+}
+
+/** The direct-login URL the companion app opens. */
+export function directLoginUrl(code: DirectLoginCode, destination?: string): string {
+  const query = new URLSearchParams({ token: code.token, session_id: code.session_id });
+  if (destination !== undefined) query.set("destination", destination);
+  return `/user/login-direct?${query.toString()}`;
 }
