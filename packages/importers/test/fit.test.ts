@@ -91,8 +91,16 @@ describe("importFit on real device files", () => {
     expect(report.warnings.map((w) => w.detail)).toContain("developer fields skipped");
   });
 
-  it("reads 337 monitoring messages", () => {
+  it("reads 337 monitoring messages and their steps", async () => {
     expect(decodeCounts("MonitoringFile.fit", 50).get(FIT_MESSAGE.monitoring)).toBe(337);
+    const { records, report } = await importFile("MonitoringFile.fit", 100);
+    expect(report.fatal).toBeUndefined();
+    const steps = samples(records, "steps");
+    expect(steps.length).toBeGreaterThan(10);
+    expect(steps.every((s) => Number.isInteger(s.value) && s.value > 0)).toBe(true);
+    // timestamp_16 values resolve to dates of the file's day (2014-12-27, from its monitoring_info)
+    expect(steps.every((s) => new Date(s.at).toISOString().startsWith("2014-12-2"))).toBe(true);
+    expect(new Set(steps.map((s) => s.clientId)).size).toBe(steps.length);
   });
 
   it.each([

@@ -31,7 +31,7 @@ const WANTED = new Set<number>(Object.values(FIT_MESSAGE));
 // Activity files are mostly `record` messages: decode only their timestamp and heart rate.
 const FIELDS = new Map<number, ReadonlySet<number>>([
   [FIT_MESSAGE.record, new Set([253, 3])],
-  [FIT_MESSAGE.monitoring, new Set([253, 26, 27])],
+  [FIT_MESSAGE.monitoring, new Set([253, 3, 5, 24, 26, 27])],
 ]);
 /** Timestamps below this are seconds since device power-on, not dates (FIT `date_time` min). */
 const MIN_DATE_TIME = 0x10000000;
@@ -76,6 +76,8 @@ type Context = {
   rrStartedAt?: number;
   createdAt?: number;
   sleep?: { at: number; level: number };
+  /** Last cumulative `cycles` per activity type in monitoring messages. */
+  cycles: Map<number, number>;
 };
 
 /**
@@ -104,7 +106,13 @@ async function* run(
   report: ImportReport,
 ): AsyncGenerator<ImportRecord[], void, undefined> {
   const decoder = new FitDecoder({ messages: WANTED, fields: FIELDS });
-  const ctx: Context = { source: options.source ?? "fit", fileKey: "nofileid", report, rr: [] };
+  const ctx: Context = {
+    source: options.source ?? "fit",
+    fileKey: "nofileid",
+    report,
+    rr: [],
+    cycles: new Map(),
+  };
   try {
     for await (const chunk of guard(input, report)) {
       if (options.signal?.aborted) {
@@ -193,9 +201,10 @@ function toRecords(msg: FitMessage, ctx: Context): ImportRecord[] {
       for (const ms of beats) ctx.rr.push(ms);
       return [];
     }
-    case FIT_MESSAGE.record:
-    case FIT_MESSAGE.monitoring: {
-      const hr = num(f.get(msg.global === FIT_MESSAGE.record ? 3 : 27));
+    case FIT_MESSAGE.monitoring:
+      return monitoringRecords(msg, ctx);
+    case FIT_MESSAGE.record: {
+      const hr = num(f.get(3));
       if (hr === undefined) return [];
       const at = timeOf(msg, ctx);
       return at === undefined ? [] : [sample(ctx, "heart_rate", at, hr, "bpm")];
@@ -219,6 +228,37 @@ function toRecords(msg: FitMessage, ctx: Context): ImportRecord[] {
     default:
       return [];
   }
+}
+
+/** FIT activity types whose monitoring `cycles` are steps (walking, running). */
+const STEP_ACTIVITIES = new Set([1, 6]);
+
+/**
+ * Monitoring: heart rate as is; `cycles` is a running total per activity type since the day began, so
+ * a message yields the steps taken since the previous total of its type (walking and running only).
+ */
+function monitoringRecords(msg: FitMessage, ctx: Context): ImportRecord[] {
+  const hr = num(msg.fields.get(27));
+  const cycles = num(msg.fields.get(3));
+  if (hr === undefined && cycles === undefined) return [];
+  const at = timeOf(msg, ctx);
+  if (at === undefined) return [];
+  const out: ImportRecord[] = [];
+  if (hr !== undefined) out.push(sample(ctx, "heart_rate", at, hr, "bpm"));
+  // activity_type (field 5) or the low 5 bits of current_activity_type_intensity (field 24)
+  const type = num(msg.fields.get(5)) ?? (num(msg.fields.get(24)) ?? 0x1f) & 0x1f;
+  if (cycles !== undefined && STEP_ACTIVITIES.has(type)) {
+    const previous = ctx.cycles.get(type) ?? 0;
+    // A smaller total means a new day began.
+    const steps = cycles >= previous ? cycles - previous : cycles;
+    ctx.cycles.set(type, cycles);
+    if (steps > 0) {
+      const rec = sample(ctx, "steps", at, steps, "count");
+      rec.clientId = `${ctx.fileKey}:steps:${at}:${type}`;
+      out.push(rec);
+    }
+  }
+  return out;
 }
 
 function weightRecords(msg: FitMessage, ctx: Context): ImportRecord[] {
