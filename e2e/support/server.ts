@@ -1,6 +1,6 @@
 // Starts what the e2e suite talks to: a real SMTP server that keeps the messages it receives (readable
 // over a small loopback HTTP API), and Tonus on a fresh data directory pointed at that SMTP server.
-import { spawn } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
@@ -26,9 +26,25 @@ const smtp = new SMTPServer({
 });
 smtp.listen(E2E_MAIL_PORT, "127.0.0.1");
 
+/** The IFTTT stand-in of e2e/specs/oauth.spec.ts: its redirect URI and the client secret the CLI printed. */
+const IFTTT_REDIRECT = `http://127.0.0.1:${E2E_MAIL_API_PORT}/ifttt/callback`;
+let iftttSecret = "";
+
 http
   .createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://localhost");
+    if (url.pathname === "/ifttt/callback") {
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.end('<!doctype html><html lang="en"><title>IFTTT stand-in</title><h1>IFTTT stand-in</h1></html>');
+      return;
+    }
+    if (url.pathname === "/ifttt/client") {
+      res.setHeader("content-type", "application/json");
+      res.end(
+        JSON.stringify({ client_id: "ifttt", client_secret: iftttSecret, redirect_uri: IFTTT_REDIRECT }),
+      );
+      return;
+    }
     const to = url.searchParams.get("to")?.toLowerCase();
     const messages = inbox.filter((m) => !to || m.to.includes(to));
     res.setHeader("content-type", "application/json");
@@ -42,6 +58,14 @@ const academyDir = path.join(dataDir, "academy");
 for (const source of ["content/academy", "e2e/fixtures/academy"]) {
   fs.cpSync(source, academyDir, { recursive: true, filter: (from) => !from.endsWith("README.md") });
 }
+// The operator registers the IFTTT client before the server takes the data directory.
+const registration = spawnSync(
+  process.execPath,
+  ["apps/server/src/cli.ts", "register-oauth-client", "ifttt", "IFTTT", IFTTT_REDIRECT],
+  { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" }, encoding: "utf8" },
+);
+iftttSecret = /client_secret: (\S+)/.exec(registration.stdout)?.[1] ?? "";
+if (!iftttSecret) process.stderr.write(`register-oauth-client failed: ${registration.stderr}\n`);
 const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
   env: {
@@ -56,6 +80,7 @@ const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
     BILLING_MODE: "sandbox",
     LOG_LEVEL: "warn",
     RATE_LIMIT_SIGNIN_PER_HOUR: "1000",
+    IFTTT_SERVICE_KEY: "e2e-ifttt-service-key",
   },
 });
 
