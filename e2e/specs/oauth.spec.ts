@@ -4,13 +4,7 @@
 // blood-pressure reading is first in the trigger; an action writes; revoking in the profile makes the
 // next call 401. axe runs on the consent page and the profile's connected services.
 import AxeBuilder from "@axe-core/playwright";
-import {
-  type APIRequestContext,
-  expect,
-  type Page,
-  request as playwrightRequest,
-  test,
-} from "@playwright/test";
+import { expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import { API } from "@tonus/contract";
 import { LANGS, tr } from "../support/i18n.ts";
 import { E2E_MAIL_API_PORT } from "../support/ports.ts";
