@@ -1,5 +1,7 @@
 import { useEffect, useRef } from "react";
 
+const DRAW_EVERY_MS = 50;
+
 /**
  * The live pulse wave on a canvas, redrawn every animation frame from `read` (which fills the buffer
  * and returns how many samples it wrote). Decorative for screen readers: the heart rate next to it is
@@ -19,7 +21,12 @@ export function LiveWaveform({
   useEffect(() => {
     const buffer = new Float32Array(samples);
     let handle = 0;
-    const draw = () => {
+    let lastDrawMs = 0;
+    const draw = (nowMs: number) => {
+      handle = requestAnimationFrame(draw);
+      // 20 redraws a second look smooth and leave the CPU to the frame sampling.
+      if (nowMs - lastDrawMs < DRAW_EVERY_MS) return;
+      lastDrawMs = nowMs;
       const canvas = canvasRef.current;
       const context = canvas?.getContext("2d");
       if (canvas && context) {
@@ -46,7 +53,6 @@ export function LiveWaveform({
           context.stroke();
         }
       }
-      handle = requestAnimationFrame(draw);
     };
     handle = requestAnimationFrame(draw);
     return () => cancelAnimationFrame(handle);

@@ -137,7 +137,6 @@ export function SaveForm({
           value={tagText}
           onChange={(event) => setTagText(event.target.value)}
           onKeyDown={onTagKey}
-          onBlur={addTags}
           aria-describedby={`${tagsId}-hint`}
           maxLength={200}
         />

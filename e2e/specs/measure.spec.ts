@@ -1,0 +1,149 @@
+// Measurements (issue 4) in Chromium (the camera flow is in measure-camera.spec.ts): a strap
+// measurement from recorded Heart Rate Measurement notifications behind a stand-in navigator.bluetooth;
+// an RR file imported while offline and uploaded exactly once when the connection returns; the plain
+// message where Web Bluetooth is missing; axe on the measure, detail and history pages in both languages.
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { expect, test } from "@playwright/test";
+import { API, type MeasurementList } from "@tonus/contract";
+import { LANGS, tr } from "../support/i18n.ts";
+import { expectNoAxeViolations, readDetail, saveAfterRecording, signUp } from "../support/measure.ts";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const STRAP = JSON.parse(
+  fs.readFileSync(path.join(HERE, "../fixtures/measure/strap-notifications.json"), "utf8"),
+) as {
+  notifications: { atMs: number; bytes: number[] }[];
+};
+const RR_FILE = path.join(HERE, "../../packages/hrv/test/fixtures/rr/welltory_52176180c0_rr.csv");
+
+/** A stand-in for Web Bluetooth that answers requestDevice with a strap replaying recorded packets. */
+function installReplayBluetooth({
+  notifications,
+  speed,
+}: {
+  notifications: { atMs: number; bytes: number[] }[];
+  speed: number;
+}): void {
+  class Characteristic extends EventTarget {
+    value: DataView | undefined;
+    timers: number[] = [];
+    async startNotifications() {
+      for (const packet of notifications) {
+        this.timers.push(
+          window.setTimeout(() => {
+            this.value = new DataView(new Uint8Array(packet.bytes).buffer);
+            this.dispatchEvent(new Event("characteristicvaluechanged"));
+          }, packet.atMs / speed),
+        );
+      }
+      return this;
+    }
+    async stopNotifications() {
+      for (const timer of this.timers) window.clearTimeout(timer);
+      return this;
+    }
+  }
+  const characteristic = new Characteristic();
+  const device = Object.assign(new EventTarget(), {
+    name: "Replay strap",
+    gatt: {
+      connected: true,
+      connect: async () => ({
+        getPrimaryService: async (service: number) => {
+          if (service !== 0x180d) throw new DOMException("no service", "NotFoundError");
+          return {
+            getCharacteristic: async (id: number) => {
+              if (id !== 0x2a37) throw new DOMException("no characteristic", "NotFoundError");
+              return characteristic;
+            },
+          };
+        },
+      }),
+      disconnect() {},
+    },
+  });
+  Object.defineProperty(navigator, "bluetooth", {
+    configurable: true,
+    value: { getAvailability: async () => true, requestDevice: async () => device },
+  });
+}
+
+for (const { lang, browserLocale } of LANGS) {
+  test.describe(`measurements (${lang})`, () => {
+    test.use({ locale: browserLocale });
+    const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
+
+    test("a strap's recorded notifications become a 2-minute measurement", async ({ page, baseURL }) => {
+      await page.addInitScript(installReplayBluetooth, { notifications: STRAP.notifications, speed: 20 });
+      await signUp(page, baseURL, `strap-${lang}`);
+      await page.goto("/measure");
+      await expect(page.getByRole("heading", { level: 1, name: t("measure.title") })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.getByRole("button", { name: t("measure.strap.choose") }).click();
+      await page.getByRole("button", { name: t("measure.strap.connect") }).click();
+      await expect(page.getByText(t("measure.strap.connected", { name: "Replay strap" }))).toBeVisible();
+      await expect(page.getByRole("list", { name: t("measure.live.latest_rr") })).toBeVisible();
+      await expectNoAxeViolations(page);
+      await saveAfterRecording(page, lang, "e2e-strap");
+
+      const detail = await readDetail(page);
+      expect(detail).toMatchObject({ source: "strap", device: "Replay strap", tags: ["e2e-strap"] });
+      const total = detail.rr_ms.reduce((a, b) => a + b, 0);
+      expect(total).toBeGreaterThanOrEqual(120_000);
+      expect(total).toBeLessThan(122_000);
+      await expectNoAxeViolations(page);
+    });
+
+    test("without Web Bluetooth the strap option says so plainly", async ({ page, baseURL }) => {
+      await signUp(page, baseURL, `nobt-${lang}`);
+      await page.goto("/measure");
+      await page.getByRole("button", { name: t("measure.strap.choose") }).click();
+      await expect(page.getByText(t("measure.strap.unsupported"))).toBeVisible();
+      await expect(page.getByRole("button", { name: t("measure.strap.connect") })).toHaveCount(0);
+      await expectNoAxeViolations(page);
+    });
+
+    test("an RR file saved offline is uploaded exactly once when the connection returns", async ({
+      page,
+      context,
+      baseURL,
+    }) => {
+      await signUp(page, baseURL, `file-${lang}`);
+      await page.goto("/measure");
+      await page.getByRole("button", { name: t("measure.file.choose") }).click();
+      await page.getByLabel(t("measure.file.pick")).setInputFiles(RR_FILE);
+      await expect(page.getByTestId("file-preview")).toContainText(
+        t("measure.live.intervals_count", { count: 300 }),
+      );
+      await expectNoAxeViolations(page);
+      await page.getByRole("button", { name: t("measure.file.use") }).click();
+
+      await context.setOffline(true);
+      await page
+        .getByRole("group", { name: t("measure.save.feel") })
+        .getByLabel(t("measure.save.scale_2"), { exact: true })
+        .check();
+      await page.getByLabel(t("measure.save.tags")).fill("e2e-offline");
+      await page.getByRole("button", { name: t("measure.save.submit") }).click();
+      await expect(page.getByText(t("measure.save.queued"))).toBeVisible();
+      await context.setOffline(false);
+      await expect(page).toHaveURL(/\/measure-details\/[^/]+$/, { timeout: 30_000 });
+      await expect(
+        page.getByText(t("measure.quality.bad_data")).or(page.getByTestId("score-energy")).first(),
+      ).toBeVisible();
+      await expectNoAxeViolations(page);
+
+      // Reloading and going online again sends nothing more.
+      await page.goto("/measure");
+      await page.evaluate(() => window.dispatchEvent(new Event("online")));
+      await page.goto("/measurements");
+      await expect(page.getByText(t("measure.history.count", { count: 1 }))).toBeVisible();
+      const list = (await (await page.request.get(API.measurements)).json()) as MeasurementList;
+      expect(list.count).toBe(1);
+      expect(list.results[0]).toMatchObject({ source: "file", feel: 2, tags: ["e2e-offline"] });
+      await expectNoAxeViolations(page);
+    });
+  });
+}
