@@ -271,7 +271,9 @@ describe.each(BACKENDS)("userpic upload on %s", (backend) => {
       const elapsedMs = performance.now() - started;
       expect(res.statusCode, bomb.filename).toBe(400);
       expect(res.json().code, bomb.filename).toBe("image_too_large");
-      expect(elapsedMs, bomb.filename).toBeLessThan(500);
+      // Refused from the header: decoding any of these would take many seconds and gigabytes. The bound
+      // is loose so a busy machine does not fail it; the exact time is not the point.
+      expect(elapsedMs, bomb.filename).toBeLessThan(3000);
     }
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(50 * 1024 * 1024);
   });
