@@ -274,6 +274,21 @@ export const ROUTES: readonly RouteRow[] = [
     load: () => import("../features/payments/PaymentHistoryPage.tsx"),
   },
   {
+    path: "/payment-method",
+    access: "any",
+    layout: "full",
+    titleKey: "payments.method.title",
+    load: () => import("../features/payments/PaymentMethodRedirect.tsx"),
+  },
+  {
+    path: "/profile/payment-method",
+    access: "auth",
+    layout: "full",
+    titleKey: "payments.method.title",
+    hasSideMenu: true,
+    load: () => import("../features/payments/PaymentMethodPage.tsx"),
+  },
+  {
     path: "/payment-cancel",
     access: "any",
     layout: "full",
