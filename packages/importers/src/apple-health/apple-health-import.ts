@@ -40,7 +40,7 @@ type RecordAttrs = {
   endDate: string;
 };
 type Device = { name: string; key: string; meta: Readonly<Record<string, string>> };
-type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] };
+type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] | null };
 type OpenCorrelation = {
   attrs: RecordAttrs | null;
   offset: number;
@@ -148,7 +148,7 @@ class AppleHealthMapper implements XmlHandler {
     switch (name) {
       case "Record":
         this.report.read++;
-        this.record = { attrs: recordAttrs(attrs), offset, bpm: [] };
+        this.record = { attrs: recordAttrs(attrs), offset, bpm: null };
         return;
       case "Correlation":
         this.report.read++;
@@ -163,7 +163,9 @@ class AppleHealthMapper implements XmlHandler {
         return;
       case "InstantaneousBeatsPerMinute": {
         const bpm = Number(attrs.get("bpm"));
-        if (this.record && bpm > 0 && Number.isFinite(bpm)) this.record.bpm.push(bpm);
+        if (!this.record || !(bpm > 0 && Number.isFinite(bpm))) return;
+        if (this.record.bpm === null) this.record.bpm = [bpm];
+        else this.record.bpm.push(bpm);
         return;
       }
     }
@@ -263,7 +265,7 @@ class AppleHealthMapper implements XmlHandler {
     };
     if (span > 0) rec.endAt = endAt;
     this.emit(rec);
-    if (mapping.metric === "sdnn" && r.bpm.length > 0) {
+    if (mapping.metric === "sdnn" && r.bpm !== null) {
       // Apple lists each beat as an instantaneous rate; the beat's interval is 60 000 / bpm ms.
       this.emit({
         kind: "rr",

@@ -284,8 +284,8 @@ export class XmlScanner {
       let q = eq + 1;
       while (q < n && s.charCodeAt(q) <= 32) q++;
       if (q >= n) return -1;
-      const quote = s[q] as string;
-      if (quote !== '"' && quote !== "'") {
+      const quote = s.charCodeAt(q);
+      if (quote !== 34 && quote !== 39) {
         this.error = {
           reason: "xml_malformed",
           offset: this.base + q,
@@ -293,7 +293,7 @@ export class XmlScanner {
         };
         return n;
       }
-      const close = s.indexOf(quote, q + 1);
+      const close = s.indexOf(quote === 34 ? '"' : "'", q + 1);
       if (close < 0) return -1;
       if (isWanted) {
         let nameEnd = eq;
