@@ -38,6 +38,7 @@ export { decodeText, type TextOptions } from "./csv/text.ts";
 export { CSV_METRICS, convertCsvValue, metricForHeader, unitInHeader } from "./csv/units.ts";
 export { detectFileKind, type FileKind } from "./detect.ts";
 export { ImportInputError } from "./errors.ts";
+export { updateFitCrc } from "./fit/crc.ts";
 export {
   FIT_EPOCH_S,
   FitDecoder,
