@@ -91,7 +91,7 @@ describe.each(BACKENDS)("operator CLI as a process on %s", (backend) => {
       "role.granted",
       "role.revoked",
     ]);
-  }, 120_000);
+  }, 240_000);
 
   it("answers an unknown e-mail with 1 and bad usage with 2, changing nothing", async () => {
     const unknown = await runCli(["grant-operator", `nobody-${suffix}@example.test`], env);
@@ -104,7 +104,7 @@ describe.each(BACKENDS)("operator CLI as a process on %s", (backend) => {
       expect(res.code, args.join(" ")).toBe(2);
       expect(res.stderr).toContain("Usage: npm run cli");
     }
-  }, 120_000);
+  }, 240_000);
 
   it.runIf(backend === "pglite")(
     "refuses to touch the embedded database while a server holds its lock",
