@@ -60,6 +60,7 @@ export async function* readCsvRows(
         if (options.detected) options.detected.delimiter = delimiter;
       }
       const ch = pending[i] as string;
+      const delimiterCode = delimiter.charCodeAt(0);
       if (quoted) {
         if (ch === '"') {
           if (i + 1 >= n) break; // need the next character to tell "" from the closing quote
@@ -87,7 +88,18 @@ export async function* readCsvRows(
         field = "";
         line++;
         rowLine = line;
-      } else field += ch;
+      } else {
+        // A plain run up to the next delimiter, quote or line break is taken in one slice.
+        let j = i + 1;
+        while (j < n) {
+          const c = pending.charCodeAt(j);
+          if (c === 10 || c === 34 || c === delimiterCode) break;
+          j++;
+        }
+        field += pending.slice(i, j);
+        i = j;
+        continue;
+      }
       i++;
     }
     pending = pending.slice(i);
