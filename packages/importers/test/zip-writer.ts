@@ -18,7 +18,9 @@ export type TestZipEntry = {
   sameDataAs?: number;
 };
 
-export function buildZip(entries: TestZipEntry[]): Uint8Array {
+/** Builds a zip; `zip64` writes every size and offset in zip64 form (as exports over 4 GB need). */
+export function buildZip(entries: TestZipEntry[], options: { zip64?: boolean } = {}): Uint8Array {
+  const z64 = options.zip64 === true;
   const enc = new TextEncoder();
   const locals: Uint8Array[] = [];
   const centrals: Uint8Array[] = [];
@@ -49,7 +51,8 @@ export function buildZip(entries: TestZipEntry[]): Uint8Array {
       locals.push(local);
       offset += local.length;
     }
-    const central = new Uint8Array(46 + name.length);
+    const extra = z64 ? 28 : 0;
+    const central = new Uint8Array(46 + name.length + extra);
     const cv = new DataView(central.buffer);
     cv.setUint32(0, 0x02014b50, true);
     cv.setUint16(4, (3 << 8) | 20, true);
@@ -57,25 +60,54 @@ export function buildZip(entries: TestZipEntry[]): Uint8Array {
     cv.setUint16(8, 0x800, true);
     cv.setUint16(10, method, true);
     cv.setUint32(16, crc, true);
-    cv.setUint32(20, body.length, true);
-    cv.setUint32(24, size, true);
+    cv.setUint32(20, z64 ? 0xffffffff : body.length, true);
+    cv.setUint32(24, z64 ? 0xffffffff : size, true);
     cv.setUint16(28, name.length, true);
+    cv.setUint16(30, extra, true);
     cv.setUint32(38, ((e.symlink ? 0o120777 : 0o100644) << 16) >>> 0, true);
-    cv.setUint32(42, at, true);
+    cv.setUint32(42, z64 ? 0xffffffff : at, true);
     central.set(name, 46);
+    if (z64) {
+      // zip64 extended information: uncompressed size, compressed size, local header offset
+      const x = 46 + name.length;
+      cv.setUint16(x, 0x0001, true);
+      cv.setUint16(x + 2, 24, true);
+      cv.setBigUint64(x + 4, BigInt(size), true);
+      cv.setBigUint64(x + 12, BigInt(body.length), true);
+      cv.setBigUint64(x + 20, BigInt(at), true);
+    }
     centrals.push(central);
   }
   const cdSize = centrals.reduce((a, c) => a + c.length, 0);
+  const tail: Uint8Array[] = [];
+  if (z64) {
+    const rec = new Uint8Array(56 + 20);
+    const rv = new DataView(rec.buffer);
+    rv.setUint32(0, 0x06064b50, true);
+    rv.setBigUint64(4, 44n, true);
+    rv.setUint16(12, (3 << 8) | 45, true);
+    rv.setUint16(14, 45, true);
+    rv.setBigUint64(24, BigInt(entries.length), true);
+    rv.setBigUint64(32, BigInt(entries.length), true);
+    rv.setBigUint64(40, BigInt(cdSize), true);
+    rv.setBigUint64(48, BigInt(offset), true);
+    // locator: where the zip64 record starts
+    rv.setUint32(56, 0x07064b50, true);
+    rv.setBigUint64(56 + 8, BigInt(offset + cdSize), true);
+    rv.setUint32(56 + 16, 1, true);
+    tail.push(rec);
+  }
   const end = new Uint8Array(22);
   const ev = new DataView(end.buffer);
   ev.setUint32(0, 0x06054b50, true);
-  ev.setUint16(8, Math.min(entries.length, 0xffff), true);
-  ev.setUint16(10, Math.min(entries.length, 0xffff), true);
-  ev.setUint32(12, cdSize, true);
-  ev.setUint32(16, offset, true);
-  const out = new Uint8Array(offset + cdSize + 22);
+  ev.setUint16(8, z64 ? 0xffff : Math.min(entries.length, 0xffff), true);
+  ev.setUint16(10, z64 ? 0xffff : Math.min(entries.length, 0xffff), true);
+  ev.setUint32(12, z64 ? 0xffffffff : cdSize, true);
+  ev.setUint32(16, z64 ? 0xffffffff : offset, true);
+  tail.push(end);
+  const out = new Uint8Array(offset + cdSize + tail.reduce((a, t) => a + t.length, 0));
   let p = 0;
-  for (const part of [...locals, ...centrals, end]) {
+  for (const part of [...locals, ...centrals, ...tail]) {
     out.set(part, p);
     p += part.length;
   }

@@ -82,6 +82,24 @@ describe("importAppleHealthZip", () => {
     expect([...seen, ...more]).toEqual(all);
   });
 
+  it("reads a zip64 archive (exports over 4 GB are written so)", async () => {
+    const zip = buildZip(
+      [
+        { name: "apple_health_export/export_cda.xml", data: enc.encode("<ClinicalDocument/>") },
+        { name: "apple_health_export/export.xml", data: enc.encode(XML) },
+      ],
+      { zip64: true },
+    );
+    const archive = await openZip(bytesSource(zip));
+    expect(archive.entries.map((e) => e.name)).toEqual([
+      "apple_health_export/export_cda.xml",
+      "apple_health_export/export.xml",
+    ]);
+    const { records, report } = await importZip(zip);
+    expect(report.fatal).toBeUndefined();
+    expect(records).toHaveLength(2);
+  });
+
   it.each(["../x", "/abs", "C:\\x", "a\\..\\b", "apple_health_export/../../etc/passwd"])(
     "refuses the whole archive when an entry is named %s",
     async (name) => {
