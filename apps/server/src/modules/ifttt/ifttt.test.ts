@@ -1,7 +1,14 @@
+import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { dashboardValues, iftttEvents, iftttTriggerIdentities, users } from "../../db/schema.ts";
+import {
+  dashboardValues,
+  iftttEvents,
+  iftttTriggerIdentities,
+  measurements,
+  users,
+} from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
@@ -233,6 +240,56 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     expect(
       await app.ctx.database.db.select().from(iftttEvents).where(eq(iftttEvents.sourceId, reading.id)),
     ).toHaveLength(1);
+  });
+
+  it("reports a new HRV measurement with its scores, filters by threshold, and forgets a deleted one", async () => {
+    const { auth } = await setup();
+    const { db } = app.ctx.database;
+    const [fixture] = await db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    const userId = fixture?.id ?? "";
+    const [row] = await db
+      .insert(measurements)
+      .values({
+        userId,
+        clientId: randomUUID(),
+        source: "camera",
+        startedAt: new Date(),
+        timeZone: "UTC",
+        rrMs: [800, 810, 790],
+        result: { scores: { stress: 93, energy: 7, performance: 40 }, values: { heart_rate: 74, rmssd: 21 } },
+      })
+      .returning({ id: measurements.id });
+    const id = row?.id ?? "";
+    await db.transaction(async (tx) => {
+      await app.ctx.services.events.emitEvent(tx as never, {
+        type: "measurement.created",
+        userId,
+        payload: { measurement_id: id },
+      });
+    });
+    await app.ctx.services.events.dispatchPending();
+    const poll = async (trigger: string, triggerFields: Record<string, string>) =>
+      (await call("POST", `${V1}/triggers/${trigger}`, auth, { triggerFields })).json().data;
+    expect((await poll("new_hrv_measurement", {}))[0]).toMatchObject({
+      stress: 93,
+      energy: 7,
+      heart_rate: 74,
+    });
+    expect(
+      (await poll("stress_above", { threshold: "90" })).map((i: { stress: number }) => i.stress),
+    ).toEqual([93]);
+    expect(
+      (await poll("energy_below", { threshold: "10" })).map((i: { energy: number }) => i.energy),
+    ).toEqual([7]);
+    await db.transaction(async (tx) => {
+      await app.ctx.services.events.emitEvent(tx as never, {
+        type: "measurement.deleted",
+        userId,
+        payload: { measurement_id: id },
+      });
+    });
+    await app.ctx.services.events.dispatchPending();
+    expect((await poll("stress_above", { threshold: "90" })).length).toBe(0);
   });
 
   it("keeps one person's trigger events from another's token (A1)", async () => {
