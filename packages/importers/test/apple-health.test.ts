@@ -127,6 +127,8 @@ describe("importAppleHealthXml", () => {
     for (let i = 1; i <= 10; i++) dtd += `<!ENTITY lol${i} "${`&lol${i - 1 || ""};`.repeat(10)}">\n`;
     dtd +=
       '<!ENTITY xxe SYSTEM "file:///etc/passwd">\n<!ENTITY % pe SYSTEM "http://127.0.0.1:9/x.dtd">\n%pe;\n';
+    // a literal and a comment holding "]>" must not end the subset early
+    dtd += `<!ENTITY trick "]><Record type='HKQuantityTypeIdentifierHeartRate' value='1'/>">\n<!-- ]> -->\n`;
     const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n${dtd}]>\n<HealthData>
  <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&lol10;" unit="count/min" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="&lol10;"/>
  <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&xxe;" unit="count/min" startDate="2024-02-01 08:01:00 +0100" endDate="2024-02-01 08:01:00 +0100" value="61"/>
@@ -136,6 +138,7 @@ describe("importAppleHealthXml", () => {
     expect(performance.now() - started).toBeLessThan(500);
     expect(report.fatal).toBeUndefined();
     expect(report.warnings[0]).toMatchObject({ reason: "xml_entity_declared" });
+    expect(report.warnings[0]?.detail).toContain("14 entities");
     expect(report.rejected).toEqual([expect.objectContaining({ reason: "invalid_value" })]);
     // the entity reference stays literal text: nothing read from the file system
     expect(records).toEqual([expect.objectContaining({ value: 61, meta: { device: "&xxe;" } })]);

@@ -223,12 +223,10 @@ export class XmlScanner {
     let stop = gt + 1;
     let entities = 0;
     if (hasSubset) {
-      const close = /\]\s*>/g;
-      close.lastIndex = bracket;
-      const m = close.exec(s);
-      if (!m) return -1;
-      stop = m.index + m[0].length;
-      entities = s.slice(bracket, m.index).split("<!ENTITY").length - 1;
+      const subset = skipSubset(s, bracket + 1);
+      if (!subset) return -1;
+      stop = subset.stop;
+      entities = subset.entities;
     }
     const external = /\b(SYSTEM|PUBLIC)\b/.test(head);
     if (entities > 0 || external) this.handler.doctype({ entities, external });
@@ -306,6 +304,43 @@ export class XmlScanner {
       k = close + 1;
     }
   }
+}
+
+/**
+ * Steps over a DTD internal subset starting at `from` (after `[`) without interpreting it: comments,
+ * processing instructions and quoted literals may hold `]>` and are skipped whole. Returns the index
+ * after the closing `]>` and how many entity declarations it saw, or undefined if it has not ended yet.
+ */
+function skipSubset(s: string, from: number): { stop: number; entities: number } | undefined {
+  let entities = 0;
+  let i = from;
+  const n = s.length;
+  while (i < n) {
+    const c = s.charCodeAt(i);
+    if (c === 34 || c === 39) {
+      const close = s.indexOf(c === 34 ? '"' : "'", i + 1);
+      if (close < 0) return undefined;
+      i = close + 1;
+    } else if (c === 60 && s.startsWith("<!--", i)) {
+      const close = s.indexOf("-->", i + 4);
+      if (close < 0) return undefined;
+      i = close + 3;
+    } else if (c === 60 && s.startsWith("<?", i)) {
+      const close = s.indexOf("?>", i + 2);
+      if (close < 0) return undefined;
+      i = close + 2;
+    } else if (c === 93) {
+      let j = i + 1;
+      while (j < n && s.charCodeAt(j) <= 32) j++;
+      if (j >= n) return undefined;
+      if (s.charCodeAt(j) === 62) return { stop: j + 1, entities };
+      i = j;
+    } else {
+      if (c === 60 && s.startsWith("<!ENTITY", i)) entities++;
+      i++;
+    }
+  }
+  return undefined;
 }
 
 function isName(s: string, from: number, to: number): boolean {
