@@ -41,7 +41,22 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
-function start(dataDir: string): Server {
+/** A fresh, empty PostgreSQL database for one run (dropped and created again), or undefined on PGlite. */
+async function freshPostgres(backend: string): Promise<string | undefined> {
+  if (backend !== "postgres") return undefined;
+  const base = new URL(process.env.TEST_DATABASE_URL ?? "");
+  const name = `${base.pathname.slice(1) || "tonus"}_ingest_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  const pg = await import("pg");
+  const admin = new pg.default.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  base.pathname = `/${name}`;
+  return base.toString();
+}
+
+function start(dataDir: string, databaseUrl: string | undefined): Server {
   const child = spawn(process.execPath, [MAIN], {
     env: {
       PATH: process.env.PATH ?? "",
@@ -51,7 +66,7 @@ function start(dataDir: string): Server {
       WEB_DIST: "/nonexistent-web-dist",
       BILLING_MODE: "off",
       DATA_DIR: dataDir,
-      ...(process.env.INGEST_KILL_DATABASE_URL ? { DATABASE_URL: process.env.INGEST_KILL_DATABASE_URL } : {}),
+      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -73,13 +88,16 @@ function start(dataDir: string): Server {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-describe("measurement uploads while the server is killed (F1)", () => {
+const BACKENDS = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
+
+describe.each(BACKENDS)("measurement uploads while the server is killed on %s (F1, F9)", (backend) => {
   it(
     `stores each of ${UPLOADS} retried uploads exactly once across ${KILLS} SIGKILLs`,
     async () => {
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-ingest-kill-"));
       dirs.push(dataDir);
-      let server = start(dataDir);
+      const databaseUrl = await freshPostgres(backend);
+      let server = start(dataDir, databaseUrl);
       let base = await server.url;
 
       // A user and an API token (the companion app's way in: no cookies, no CSRF).
@@ -153,7 +171,7 @@ describe("measurement uploads while the server is killed (F1)", () => {
           if (finished) break;
           server.child.kill("SIGKILL");
           await server.exit;
-          server = start(dataDir);
+          server = start(dataDir, databaseUrl);
           base = await server.url;
         }
       })();
