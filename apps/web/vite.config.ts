@@ -2,12 +2,18 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 
 const SERVER = "http://localhost:8080";
-const PROXIED = ["/dashboard_api", "/api", "/media", "/oauth2", "/healthz"];
+const PROXIED = ["/dashboard_api", "/api", "/media", "/oauth2", "/ifttt", "/healthz"];
+/** Pages of this app that live under a proxied prefix (the IFTTT consent page under /oauth2/). */
+const OWN_PAGES = ["/oauth2/authorize/ifttt"];
+const servePage = (req: { url?: string }) =>
+  OWN_PAGES.some((p) => (req.url ?? "").split("?")[0] === p) ? "/index.html" : undefined;
 
 export default defineConfig({
   plugins: [react()],
   server: {
-    proxy: Object.fromEntries(PROXIED.map((prefix) => [prefix, { target: SERVER, changeOrigin: false }])),
+    proxy: Object.fromEntries(
+      PROXIED.map((prefix) => [prefix, { target: SERVER, changeOrigin: false, bypass: servePage }]),
+    ),
   },
   build: {
     outDir: "dist",
