@@ -10,6 +10,8 @@ export const BILLING_API = {
   purchases: "/api/v1/purchases/",
   cancel: "/api/v1/stripe/subscription/cancel/",
   userDelete: "/dashboard_api/v1/user/delete/",
+  /** Stripe's signed webhooks (CSRF-exempt: the signature is the proof). */
+  stripeWebhook: "/api/v1/stripe/webhook/",
   /** The built-in sandbox provider's own endpoints (its stand-in for Stripe.js and Stripe's 3-D Secure page). */
   sandboxTokens: "/api/sandbox/v1/tokens/",
   sandboxIntent: "/api/sandbox/v1/intents/:id/",
@@ -88,9 +90,12 @@ export const PayRequestSchema = z.object({
 });
 export type PayRequest = z.infer<typeof PayRequestSchema>;
 
-/** `succeeded`: paid (or free with a 100 % code); `requires_action`: open `action_url`, then pay again with stripe3dToken. */
+/**
+ * `succeeded`: paid (or free with a 100 % code); `requires_action`: confirm (3-D Secure), then pay again
+ * with stripe3dToken; `processing`: the provider decides later (the page's 10 s refresh shows the outcome).
+ */
 export const PayResponseSchema = z.object({
-  status: z.enum(["succeeded", "requires_action"]),
+  status: z.enum(["succeeded", "requires_action", "processing"]),
   transaction_id: z.string(),
   payment_intent: z.string().nullable(),
   action_url: z.string().nullable(),

@@ -28,6 +28,14 @@ export const ConfigSchema = z.object({
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
   BILLING_MODE: z.enum(["off", "sandbox", "stripe"]).default("off"),
+  /** Stripe's secret API key (`sk_…`), for BILLING_MODE=stripe. */
+  STRIPE_SECRET_KEY: z.string().optional(),
+  /** Stripe's publishable key (`pk_…`), handed to the web app for Stripe.js card entry. */
+  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /** The webhook endpoint's signing secret (`whsec_…`); webhooks are refused without it. */
+  STRIPE_WEBHOOK_SECRET: z.string().optional(),
+  /** Another address for Stripe's API (a local Stripe mock in tests); Stripe itself when unset. */
+  STRIPE_API_URL: optionalUrl,
   MAINTENANCE: bool.default(false),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   SMTP_URL: optionalUrl,

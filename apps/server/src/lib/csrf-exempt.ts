@@ -1,4 +1,4 @@
-import { API, OAUTH_API } from "@tonus/contract";
+import { API, BILLING_API, OAUTH_API } from "@tonus/contract";
 
 /**
  * Every route that skips the CSRF check and ignores the session cookie. Such a route must prove the
@@ -8,6 +8,8 @@ import { API, OAUTH_API } from "@tonus/contract";
 export const CSRF_EXEMPT_ROUTES: readonly { method: string; url: string }[] = [
   // Apple's form_post answer: the provider's page posts it, the state bound to a signed cookie proves the flow.
   { method: "POST", url: API.socialCallback },
+  // Stripe's webhooks: the Stripe-Signature HMAC over the raw body (checked with the SDK) proves the sender.
+  { method: "POST", url: BILLING_API.stripeWebhook },
   // OAuth2 token endpoint: server to server; the client proves itself with its secret or PKCE verifier.
   { method: "POST", url: OAUTH_API.token },
   // IFTTT's service API: the service key (status, test setup) or the person's OAuth bearer token.

@@ -28,13 +28,14 @@ const MODULES: ModuleRegistrar[] = [
   registerAcademyRoutes,
   registerShareRoutes,
   registerBillingRoutes,
-  registerAccountRoutes,
   registerDashboardValues,
   registerBpRoutes,
   registerMeasurementRoutes,
   registerOAuthRoutes,
   registerIftttRoutes,
   registerAnalyticsRoutes,
+  // Last: account deletion ends the caller's account, so route walkers reach it after everything else.
+  registerAccountRoutes,
 ];
 
 export async function registerModules(

@@ -39,8 +39,10 @@ import {
   renewDue,
 } from "./billing.service.ts";
 import { seedDefaultPlans } from "./plans.ts";
-import type { PaymentProvider } from "./provider.ts";
+import { type PaymentProvider, type PaymentResult, ProviderError } from "./provider.ts";
 import { createSandboxToken, SandboxCardError, SandboxProvider } from "./sandbox.provider.ts";
+import { StripeProvider } from "./stripe.provider.ts";
+import { registerStripeWebhook } from "./stripe.webhook.ts";
 
 const IDEMPOTENCY_KEY_RE = /^[\x21-\x7e]{1,255}$/;
 
@@ -56,9 +58,31 @@ function idempotencyKeyOf(request: FastifyRequest): string | undefined {
   return raw;
 }
 
-/** The provider for BILLING_MODE (the Stripe one is chosen in its own module when configured). */
+/** Stands in when BILLING_MODE=stripe lacks its key: every call is refused, the server still starts. */
+class UnconfiguredProvider implements PaymentProvider {
+  readonly name = "stripe" as const;
+  private refuse(): never {
+    throw new ProviderError("invalid_request", "Payments are not configured on this installation");
+  }
+  createPayment(): Promise<PaymentResult> {
+    this.refuse();
+  }
+  retrievePayment(): Promise<PaymentResult> {
+    this.refuse();
+  }
+  refund(): Promise<PaymentResult> {
+    this.refuse();
+  }
+}
+
+/** The provider for BILLING_MODE: Stripe with its keys, otherwise the built-in sandbox. */
 export function createProvider(ctx: AppContext): PaymentProvider {
-  return new SandboxProvider(ctx.database.db);
+  if (ctx.config.BILLING_MODE !== "stripe") return new SandboxProvider(ctx.database.db);
+  if (!ctx.config.STRIPE_SECRET_KEY) {
+    ctx.log.error("BILLING_MODE=stripe without STRIPE_SECRET_KEY: payments are refused");
+    return new UnconfiguredProvider();
+  }
+  return new StripeProvider({ secretKey: ctx.config.STRIPE_SECRET_KEY, apiUrl: ctx.config.STRIPE_API_URL });
 }
 
 export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -151,6 +175,7 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
     },
   );
 
+  await registerStripeWebhook(app, ctx, deps);
   if (ctx.config.BILLING_MODE !== "sandbox") return;
   registerSandboxRoutes(app, ctx, provider as SandboxProvider);
 }

@@ -14,6 +14,7 @@ import { and, count, desc, eq, inArray, lte, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import {
   billingCoupons,
+  billingEvents,
   billingProducts,
   billingTransactions,
   subscriptions,
@@ -276,12 +277,15 @@ export async function pay(
  */
 async function charge(deps: BillingDeps, tx: TransactionRow): Promise<PaymentResult> {
   try {
+    const customer = deps.provider.customerFor ? await deps.provider.customerFor(tx.userId) : undefined;
     return await deps.provider.createPayment({
       amount: tx.amount,
       currency: tx.currency,
       source: tx.providerSource ?? "",
       idempotencyKey: `tonus-pay-${tx.id}`,
       description: `Tonus ${tx.description}`,
+      reference: tx.id,
+      ...(customer ? { customer } : {}),
     });
   } catch (error) {
     if (error instanceof ProviderError && error.kind === "invalid_request")
@@ -351,6 +355,17 @@ async function applyResult(
   if (result.status === "failed") {
     await markFailed(db, tx.id, result.intentId, result.failureMessage ?? "Your card was declined.");
     failPayment(result.failureMessage ?? "Your card was declined.");
+  }
+  if (result.status === "processing") {
+    // Not decided yet: the webhook or the reconciliation job settles it; the page refreshes in 10 s.
+    await db
+      .update(billingTransactions)
+      .set({ providerIntent: result.intentId, updatedAt: new Date() })
+      .where(eq(billingTransactions.id, tx.id));
+    return {
+      ...payResponse({ ...tx, providerIntent: result.intentId }, result, isGift),
+      status: "processing",
+    };
   }
   if (result.status === "requires_action") {
     await db
@@ -440,6 +455,7 @@ export async function fulfil(deps: BillingDeps, txId: string, result: PaymentRes
           status: "active",
           renews,
           providerPaymentMethod: renews ? (result?.paymentMethod ?? null) : null,
+          providerCustomer: result?.customer ?? null,
           cardBrand: result?.card?.brand ?? null,
           cardLast4: result?.card?.last4 ?? null,
           cardExpMonth: result?.card?.exp_month ?? null,
@@ -651,6 +667,8 @@ export async function renewDue(
           currency: p.currency,
           source: s.providerPaymentMethod,
           offSession: true,
+          ...(s.providerCustomer ? { customer: s.providerCustomer } : {}),
+          reference: tx.id,
           idempotencyKey: key,
           description: `Tonus ${p.slug} renewal`,
         });
@@ -744,4 +762,64 @@ export async function reconcilePending(deps: BillingDeps, now = new Date()): Pro
 export async function subscriptionPlan(db: Db, userId: string): Promise<string | null> {
   const current = await currentSubscription(db, userId);
   return current ? current.p.plan : null;
+}
+
+/** What a provider's webhook tells us, reduced to what billing acts on. */
+export type ProviderEvent = {
+  id: string;
+  type: string;
+  /** The payment intent the event is about (or the charge's intent). */
+  intentId: string | null;
+  /** Our transaction id from the payment's metadata. */
+  reference: string | null;
+};
+
+/**
+ * Applies one provider event once (RELIABILITY P2): the event id is recorded after the work, and the work
+ * itself is idempotent (fulfil moves a transaction on only from pending), so a replay, a duplicate or any
+ * order converges to the same state. The paid state is re-read from the provider's API, never taken from
+ * the event body alone. Answers false for an event already applied.
+ */
+export async function applyProviderEvent(deps: BillingDeps, event: ProviderEvent): Promise<boolean> {
+  const db = deps.database.db;
+  const [seen] = await db
+    .select()
+    .from(billingEvents)
+    .where(and(eq(billingEvents.provider, deps.provider.name), eq(billingEvents.eventId, event.id)));
+  if (seen) return false;
+  const tx = await transactionFor(db, event);
+  if (tx && event.intentId) {
+    if (event.type === "payment_intent.succeeded" || event.type === "payment_intent.payment_failed") {
+      const result = await deps.provider.retrievePayment(event.intentId);
+      if (result.status === "succeeded") await fulfil(deps, tx.id, result);
+      else if (result.status === "failed")
+        await markFailed(db, tx.id, result.intentId, result.failureMessage ?? "declined");
+    } else if (event.type === "charge.refunded") {
+      await db
+        .update(billingTransactions)
+        .set({ status: "refunded", updatedAt: new Date() })
+        .where(and(eq(billingTransactions.id, tx.id), eq(billingTransactions.status, "succeeded")));
+    }
+  }
+  await db
+    .insert(billingEvents)
+    .values({ provider: deps.provider.name, eventId: event.id, type: event.type })
+    .onConflictDoNothing();
+  return true;
+}
+
+async function transactionFor(db: Db, event: ProviderEvent): Promise<TransactionRow | undefined> {
+  if (event.reference && /^[0-9a-f-]{36}$/.test(event.reference)) {
+    const [byRef] = await db
+      .select()
+      .from(billingTransactions)
+      .where(eq(billingTransactions.id, event.reference));
+    if (byRef) return byRef;
+  }
+  if (!event.intentId) return undefined;
+  const [byIntent] = await db
+    .select()
+    .from(billingTransactions)
+    .where(eq(billingTransactions.providerIntent, event.intentId));
+  return byIntent;
 }

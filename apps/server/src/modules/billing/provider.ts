@@ -9,13 +9,16 @@ export type Card = { brand: string; last4: string; exp_month: number; exp_year: 
 
 export type PaymentResult = {
   intentId: string;
-  status: "succeeded" | "requires_action" | "failed" | "refunded";
+  /** `processing`: the provider has not decided yet; a webhook or the reconciliation job settles it. */
+  status: "succeeded" | "requires_action" | "processing" | "failed" | "refunded";
   /** Where the customer confirms (3-D Secure) when `requires_action`. */
   actionUrl?: string;
   failureMessage?: string;
   card?: Card;
   /** A reusable payment method for renewals (off-session charges). */
   paymentMethod?: string;
+  /** The provider's customer the payment method is saved on (Stripe). */
+  customer?: string;
 };
 
 export type CreatePayment = {
@@ -25,6 +28,10 @@ export type CreatePayment = {
   source: string;
   /** True for renewals: no customer is present, so a card that needs 3-D Secure fails. */
   offSession?: boolean;
+  /** The provider's customer (from `customerFor`), so the card can be charged again for renewals. */
+  customer?: string;
+  /** Our transaction id, stored with the payment so a webhook finds it even if our answer was lost. */
+  reference?: string;
   idempotencyKey: string;
   description: string;
 };
@@ -34,6 +41,8 @@ export interface PaymentProvider {
   createPayment(input: CreatePayment): Promise<PaymentResult>;
   retrievePayment(intentId: string): Promise<PaymentResult>;
   refund(intentId: string, idempotencyKey: string): Promise<PaymentResult>;
+  /** The provider's customer for one of our users, created once (providers without customers omit it). */
+  customerFor?(userId: string): Promise<string>;
 }
 
 /** The provider refused the call itself (not a decline): bad token, idempotency-key misuse. */

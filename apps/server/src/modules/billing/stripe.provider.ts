@@ -1,0 +1,152 @@
+import Stripe from "stripe";
+import type { Card, CreatePayment, PaymentProvider, PaymentResult } from "./provider.ts";
+import { ProviderError } from "./provider.ts";
+
+/**
+ * The Stripe implementation, on the official SDK. Payments are PaymentIntents confirmed at once with the
+ * PaymentMethod that Stripe.js created on the page (the card never reaches us); on-session payments are
+ * saved for off-session renewals on a Stripe customer. Every call that creates something carries the
+ * idempotency key derived from our operation id. Declines come back as `failed` with Stripe's message;
+ * idempotency misuse and invalid requests as ProviderError.
+ */
+export type StripeOptions = { secretKey: string; apiUrl?: string };
+
+type StripeIntent = {
+  id: string;
+  status: string;
+  customer?: string | { id: string } | null;
+  payment_method?:
+    | string
+    | { id: string; card?: { brand: string; last4: string; exp_month: number; exp_year: number } }
+    | null;
+  last_payment_error?: { message?: string } | null;
+  next_action?: { redirect_to_url?: { url?: string } } | null;
+};
+
+function stripeClient(options: StripeOptions): Stripe {
+  const config: Record<string, unknown> = { maxNetworkRetries: 2, telemetry: false };
+  if (options.apiUrl) {
+    const url = new URL(options.apiUrl);
+    config.host = url.hostname;
+    config.port = url.port || (url.protocol === "https:" ? 443 : 80);
+    config.protocol = url.protocol.replace(":", "");
+  }
+  return new Stripe(options.secretKey, config as ConstructorParameters<typeof Stripe>[1]);
+}
+
+function toResult(intent: StripeIntent, customer?: string): PaymentResult {
+  const pm = typeof intent.payment_method === "object" ? intent.payment_method : null;
+  const card: Card | undefined = pm?.card
+    ? { brand: pm.card.brand, last4: pm.card.last4, exp_month: pm.card.exp_month, exp_year: pm.card.exp_year }
+    : undefined;
+  const paymentMethod = typeof intent.payment_method === "string" ? intent.payment_method : pm?.id;
+  const customerId =
+    typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? customer);
+  const base = {
+    intentId: intent.id,
+    ...(card ? { card } : {}),
+    ...(paymentMethod ? { paymentMethod } : {}),
+    ...(customerId ? { customer: customerId } : {}),
+  };
+  switch (intent.status) {
+    case "succeeded":
+      return { ...base, status: "succeeded" };
+    case "requires_action":
+      return {
+        ...base,
+        status: "requires_action",
+        actionUrl: intent.next_action?.redirect_to_url?.url ?? "",
+      };
+    case "processing":
+    case "requires_confirmation":
+      return { ...base, status: "processing" };
+    default:
+      return {
+        ...base,
+        status: "failed",
+        failureMessage: intent.last_payment_error?.message ?? "Your card was declined.",
+      };
+  }
+}
+
+function rethrow(error: unknown): never {
+  const e = error as { type?: string; message?: string };
+  if (e?.type === "StripeIdempotencyError") throw new ProviderError("idempotency_mismatch", e.message ?? "");
+  if (e?.type === "StripeInvalidRequestError") throw new ProviderError("invalid_request", e.message ?? "");
+  throw error;
+}
+
+export class StripeProvider implements PaymentProvider {
+  readonly name = "stripe" as const;
+  readonly stripe: Stripe;
+  constructor(options: StripeOptions) {
+    this.stripe = stripeClient(options);
+  }
+
+  /** One Stripe customer per person, created once (the key is the user id); holds no personal data. */
+  async customerFor(userId: string): Promise<string> {
+    try {
+      const customer = await this.stripe.customers.create(
+        { metadata: { tonus_user: userId } },
+        { idempotencyKey: `tonus-customer-${userId}` },
+      );
+      return customer.id;
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+
+  async createPayment(input: CreatePayment): Promise<PaymentResult> {
+    const params = {
+      amount: input.amount,
+      currency: input.currency.toLowerCase(),
+      payment_method: input.source,
+      confirm: true,
+      description: input.description,
+      expand: ["payment_method"],
+      payment_method_types: ["card"],
+      ...(input.customer ? { customer: input.customer } : {}),
+      ...(input.reference ? { metadata: { tonus_transaction: input.reference } } : {}),
+      ...(input.offSession
+        ? { off_session: true }
+        : input.customer
+          ? { setup_future_usage: "off_session" as const }
+          : {}),
+    };
+    try {
+      const intent = await this.stripe.paymentIntents.create(params, {
+        idempotencyKey: input.idempotencyKey,
+      });
+      return toResult(intent as unknown as StripeIntent, input.customer);
+    } catch (error) {
+      const e = error as { type?: string; message?: string; payment_intent?: StripeIntent };
+      // A decline is an answer, not a failure of the call: Stripe sends the intent with the card error.
+      if (e?.type === "StripeCardError") {
+        return {
+          ...(e.payment_intent ? toResult(e.payment_intent) : { intentId: "" }),
+          status: "failed",
+          failureMessage: e.message ?? "Your card was declined.",
+        };
+      }
+      rethrow(error);
+    }
+  }
+
+  async retrievePayment(intentId: string): Promise<PaymentResult> {
+    try {
+      const intent = await this.stripe.paymentIntents.retrieve(intentId, { expand: ["payment_method"] });
+      return toResult(intent as unknown as StripeIntent);
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+
+  async refund(intentId: string, idempotencyKey: string): Promise<PaymentResult> {
+    try {
+      await this.stripe.refunds.create({ payment_intent: intentId }, { idempotencyKey });
+      return { intentId, status: "refunded" };
+    } catch (error) {
+      rethrow(error);
+    }
+  }
+}
