@@ -19,6 +19,8 @@ export default defineConfig({
   workers: 2,
   retries: process.env.CI ? 1 : 0,
   timeout: 60_000,
+  // Generous waits: the suite shares two cores with builds and other test runs; nothing here sleeps.
+  expect: { timeout: 15_000 },
   reporter: [["list"], ["json", { outputFile: "../test-results/e2e.json" }]],
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
@@ -31,6 +33,8 @@ export default defineConfig({
     url: `http://127.0.0.1:${E2E_PORT}/healthz`,
     timeout: 120_000,
     reuseExistingServer: false,
+    // SIGTERM lets the harness stop Tonus cleanly and remove its temporary data directory.
+    gracefulShutdown: { signal: "SIGTERM", timeout: 10_000 },
     stdout: "ignore",
     stderr: "pipe",
     env: { E2E_MAIL_PORT: String(E2E_MAIL_PORT) },

@@ -3,11 +3,20 @@ import { E2E_MAIL_API_PORT } from "./ports.ts";
 
 type Received = { to: string[]; raw: string; at: number };
 
-/** Decodes a quoted-printable MIME body enough to read links and text. */
+/** Decodes a quoted-printable MIME body (UTF-8) enough to read links and text. */
 function decodeQuotedPrintable(raw: string): string {
-  return raw
-    .replace(/=\r?\n/g, "")
-    .replace(/=([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  const soft = raw.replace(/=\r?\n/g, "");
+  const bytes: number[] = [];
+  for (let i = 0; i < soft.length; i++) {
+    const hex = soft[i] === "=" ? soft.slice(i + 1, i + 3) : "";
+    if (/^[0-9A-F]{2}$/.test(hex)) {
+      bytes.push(Number.parseInt(hex, 16));
+      i += 2;
+    } else {
+      bytes.push(...Buffer.from(soft[i] ?? "", "utf8"));
+    }
+  }
+  return Buffer.from(bytes).toString("utf8");
 }
 
 /** Waits for a message to `to` on the test's SMTP server and returns its decoded text. */

@@ -1,12 +1,13 @@
 // Starts what the e2e suite talks to: a real SMTP server that keeps the messages it receives (readable
-// over a small loopback HTTP API), and Tonus on a fresh data directory pointed at that SMTP server.
+// over a small loopback HTTP API that also stands in for the help centre), and Tonus on a fresh data
+// directory pointed at that SMTP server.
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import { E2E_MAIL_API_PORT, E2E_MAIL_PORT, E2E_PORT } from "./ports.ts";
+import { E2E_HELP_URL, E2E_MAIL_API_PORT, E2E_MAIL_PORT, E2E_PORT } from "./ports.ts";
 
 type Received = { to: string[]; raw: string; at: number };
 const inbox: Received[] = [];
@@ -45,6 +46,14 @@ http
       );
       return;
     }
+    if (url.pathname === "/help") {
+      // A stand-in for the operator's help centre, so no test leaves the machine.
+      res.setHeader("content-type", "text/html; charset=utf-8");
+      res.end(
+        '<!doctype html><html lang="en"><title>Help centre stand-in</title><h1>Help centre stand-in</h1></html>',
+      );
+      return;
+    }
     const to = url.searchParams.get("to")?.toLowerCase();
     const messages = inbox.filter((m) => !to || m.to.includes(to));
     res.setHeader("content-type", "application/json");
@@ -77,6 +86,7 @@ const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
     DATA_DIR: dataDir,
     ACADEMY_CONTENT_DIR: academyDir,
     SMTP_URL: `smtp://127.0.0.1:${E2E_MAIL_PORT}`,
+    HELP_CENTER_URL: E2E_HELP_URL,
     BILLING_MODE: "sandbox",
     LOG_LEVEL: "warn",
     RATE_LIMIT_SIGNIN_PER_HOUR: "1000",
