@@ -139,7 +139,7 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
     // A second server process on the same database works the queued job.
     const worker = await buildTestApp(app.ctx.database, { FILES_DIR: filesDir });
     try {
-      const deadline = Date.now() + 45_000;
+      const deadline = Date.now() + 180_000;
       let status = "packing";
       while (status === "packing" && Date.now() < deadline) {
         await new Promise((resolve) => setTimeout(resolve, 500));
