@@ -133,7 +133,7 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
   });
 
   it("finishes an archive requested before a restart (the job lives in the database)", {
-    timeout: 60_000,
+    timeout: 240_000,
   }, async () => {
     await user.client(app).post(ARCHIVE_API.archive);
     // A second server process on the same database works the queued job.
