@@ -75,7 +75,7 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
     await resetDatabase(database);
   });
   afterEach(async () => {
-    for (const app of apps.splice(0)) await app.close();
+    await Promise.all(apps.splice(0).map((app) => app.close()));
   });
 
   async function start(

@@ -50,7 +50,7 @@ describe.each(BACKENDS)("background jobs on %s", (backend) => {
   afterAll(async () => {
     const boss = apps[0]?.ctx.services.jobs.boss;
     for (const name of queues) await boss?.deleteQueue(name);
-    for (const app of apps) await app.close();
+    await Promise.all(apps.map((app) => app.close()));
   });
 
   async function start(module: ReturnType<typeof echoModule>, workJobs = true) {
