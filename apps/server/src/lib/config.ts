@@ -55,6 +55,8 @@ export const ConfigSchema = z.object({
   IFTTT_CLIENT_ID: z.string().default("ifttt"),
   /** Turns on `POST /ifttt/v1/test/setup` (a fixture user and its token) for IFTTT's endpoint tests. */
   IFTTT_TEST_MODE: bool.default(false),
+  /** IFTTT's realtime notification endpoint; unset, no notifications are sent (IFTTT keeps polling). */
+  IFTTT_REALTIME_URL: optionalUrl,
   OIDC_GOOGLE_ISSUER: optionalUrl,
   OIDC_GOOGLE_CLIENT_ID: z.string().optional(),
   OIDC_GOOGLE_CLIENT_SECRET: z.string().optional(),

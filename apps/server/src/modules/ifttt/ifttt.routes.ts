@@ -3,7 +3,7 @@ import { BpReadingCreateSchema } from "@tonus/contract";
 import { and, eq } from "drizzle-orm";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { iftttTriggerIdentities, users } from "../../db/schema.ts";
+import { iftttTriggerIdentities, oauthGrants, users } from "../../db/schema.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { writeAudit } from "../../lib/audit.ts";
 import type { AppContext } from "../../lib/context.ts";
@@ -148,10 +148,36 @@ const ACTIONS: Record<string, ActionDef> = {
 export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.services.registry.register(iftttDataSection);
   const { db } = ctx.database;
+  // IFTTT's realtime API: "this person has new trigger events, poll now" (ifttt.com/docs/api_reference).
+  // One queued job per person at a time, so a burst of readings is one notification.
+  const realtime = ctx.services.jobs.defineJob<{ userId: string }>("ifttt.realtime", async ({ userId }) => {
+    const url = ctx.config.IFTTT_REALTIME_URL;
+    const key = ctx.config.IFTTT_SERVICE_KEY;
+    if (!url || !key) return;
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "IFTTT-Service-Key": key, "Content-Type": "application/json", Accept: "application/json" },
+      body: JSON.stringify({ data: [{ user_id: userId }] }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw new Error(`IFTTT realtime answered ${res.status}`);
+  });
   ctx.services.events.subscribe({
     name: "ifttt.events",
     types: Object.values(IFTTT_EVENT_TYPES),
-    handle: recordIftttEvent,
+    handle: async (tx, event) => {
+      const added = await recordIftttEvent(tx, event);
+      if (!added || !event.userId || !ctx.config.IFTTT_REALTIME_URL || !ctx.config.IFTTT_SERVICE_KEY) return;
+      const [connected] = await tx
+        .select({ id: oauthGrants.id })
+        .from(oauthGrants)
+        .where(
+          and(eq(oauthGrants.userId, event.userId), eq(oauthGrants.clientId, ctx.config.IFTTT_CLIENT_ID)),
+        )
+        .limit(1);
+      if (connected)
+        await realtime.send({ userId: event.userId }, { tx, singletonKey: `ifttt-realtime:${event.userId}` });
+    },
   });
 
   await app.register(async (scope) => {

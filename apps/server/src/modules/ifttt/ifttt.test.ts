@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
@@ -34,15 +36,32 @@ type Samples = {
 describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
   let app: App;
   let offApp: App;
+  /** A stand-in for IFTTT's realtime endpoint: what it received. */
+  const notified: { key: string | undefined; body: unknown }[] = [];
+  const realtime = http.createServer((req, res) => {
+    let body = "";
+    req.on("data", (c: Buffer) => (body += c.toString()));
+    req.on("end", () => {
+      notified.push({ key: req.headers["ifttt-service-key"] as string | undefined, body: JSON.parse(body) });
+      res.end("{}");
+    });
+  });
 
   beforeAll(async () => {
+    await new Promise<void>((resolve) => realtime.listen(0, "127.0.0.1", resolve));
+    const { port } = realtime.address() as AddressInfo;
     const database = await getTestDatabase(backend);
-    app = await buildTestApp(database, { IFTTT_SERVICE_KEY: KEY, IFTTT_TEST_MODE: "1" });
+    app = await buildTestApp(database, {
+      IFTTT_SERVICE_KEY: KEY,
+      IFTTT_TEST_MODE: "1",
+      IFTTT_REALTIME_URL: `http://127.0.0.1:${port}/v1/notifications`,
+    });
     offApp = await buildTestApp(database, { IFTTT_SERVICE_KEY: KEY });
   });
   afterAll(async () => {
     await offApp.close();
     await app.close();
+    realtime.close();
   });
   beforeEach(async () => resetDatabase(app.ctx.database));
 
@@ -231,6 +250,13 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     await app.ctx.services.events.dispatchPending();
     const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {} });
     const first = res.json().data[0];
+    // The person connected IFTTT (test/setup's grant), so IFTTT's realtime endpoint hears of it.
+    await expect
+      .poll(() => notified.find((n) => JSON.stringify(n.body).includes(userId)), {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toEqual({ key: KEY, body: { data: [{ user_id: userId }] } });
     expect(first).toMatchObject({ systolic: 182, diastolic: 111, category: "grade_3" });
     expect(first.meta.id).toContain(reading.id);
     const cat = await call("POST", `${V1}/triggers/bp_in_category`, auth, {

@@ -38,33 +38,36 @@ const pick = (o: unknown, k: string) =>
 /**
  * Keeps the IFTTT copy of a new reading or measurement (the numbers triggers filter on, as they were
  * when it happened), and drops it when the person deletes the original. A repeated delivery is a no-op.
+ * Answers whether a new trigger event was recorded.
  */
-export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<void> {
+export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<boolean> {
   const userId = event.userId;
   const p = event.payload;
-  if (!userId) return;
+  if (!userId) return false;
   if (event.type === IFTTT_EVENT_TYPES.bpAdded && typeof p.reading_id === "string") {
     const [row] = await tx
       .select()
       .from(bpReadings)
       .where(and(eq(bpReadings.id, p.reading_id), eq(bpReadings.userId, userId)));
-    if (!row) return;
+    if (!row) return false;
     const data = {
       systolic: row.systolic,
       diastolic: row.diastolic,
       pulse: row.pulse ?? undefined,
       category: bpCategory(row.systolic, row.diastolic),
     };
-    await tx
+    const inserted = await tx
       .insert(iftttEvents)
       .values({ userId, kind: "bp_reading", sourceId: row.id, occurredAt: row.measuredAt, data })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: iftttEvents.id });
+    return inserted.length > 0;
   } else if (event.type === IFTTT_EVENT_TYPES.measurementCreated && typeof p.measurement_id === "string") {
     const [row] = await tx
       .select({ id: measurements.id, startedAt: measurements.startedAt, result: measurements.result })
       .from(measurements)
       .where(and(eq(measurements.id, p.measurement_id), eq(measurements.userId, userId)));
-    if (!row) return;
+    if (!row) return false;
     const scores = pick(row.result, "scores");
     const values = pick(row.result, "values");
     const data = {
@@ -74,21 +77,24 @@ export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<void
       heart_rate: finite(pick(values, "heart_rate")),
       rmssd: finite(pick(values, "rmssd")),
     };
-    await tx
+    const inserted = await tx
       .insert(iftttEvents)
       .values({ userId, kind: "hrv_measurement", sourceId: row.id, occurredAt: row.startedAt, data })
-      .onConflictDoNothing();
+      .onConflictDoNothing()
+      .returning({ id: iftttEvents.id });
+    return inserted.length > 0;
   } else if (
     event.type === IFTTT_EVENT_TYPES.bpDeleted ||
     event.type === IFTTT_EVENT_TYPES.measurementDeleted
   ) {
     const id = p.reading_id ?? p.measurement_id;
-    if (typeof id !== "string") return;
+    if (typeof id !== "string") return false;
     const kind = event.type === IFTTT_EVENT_TYPES.bpDeleted ? "bp_reading" : "hrv_measurement";
     await tx
       .delete(iftttEvents)
       .where(and(eq(iftttEvents.userId, userId), eq(iftttEvents.kind, kind), eq(iftttEvents.sourceId, id)));
   }
+  return false;
 }
 
 type Field = {
