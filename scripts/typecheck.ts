@@ -1,10 +1,21 @@
-// Type-checks every project with TypeScript's own compiler (no project references: four plain runs).
-import { spawnSync } from "node:child_process";
+// Type-checks every project with TypeScript's own compiler (no project references: one plain run per
+// workspace that has a tsconfig.json, then the root for scripts and e2e).
 
-const projects = ["packages/contract", "packages/hrv", "apps/server", "apps/web", "."];
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import path from "node:path";
+
+const workspaces = ["packages", "apps"].flatMap((dir) =>
+  readdirSync(dir, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory() && existsSync(path.join(dir, entry.name, "tsconfig.json")))
+    .map((entry) => `${dir}/${entry.name}`),
+);
 let failed = false;
-for (const p of projects) {
+for (const p of [...workspaces, "."]) {
   const r = spawnSync("npx", ["tsc", "-p", p], { stdio: "inherit" });
-  if (r.status !== 0) failed = true;
+  if (r.status !== 0) {
+    console.error(`typecheck: ${p} failed`);
+    failed = true;
+  }
 }
 process.exit(failed ? 1 : 0);
