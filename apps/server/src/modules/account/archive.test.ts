@@ -6,11 +6,12 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import { dataArchives, mailOutbox } from "../../db/schema.ts";
+import { deleteUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { toCsv } from "./archive.format.ts";
-import { expireArchives, packArchive } from "./archive.service.ts";
+import { buildArchive, expireArchives, packArchive } from "./archive.service.ts";
 import { readZip } from "./zip.ts";
 
 describe("archive CSV (RELIABILITY X2)", () => {
@@ -105,6 +106,26 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
     const other = (await createTestUser(app.ctx.database)).client(app);
     expect((await other.get(status.download_url)).statusCode).toBe(404);
     expect((await app.inject({ method: "GET", url: status.download_url })).statusCode).toBe(403);
+  });
+
+  it("restores the same data from the zip's account.json after the account is gone (X1)", async () => {
+    const env = registryEnv(app.ctx);
+    const before = await readZip(await buildArchive(app.ctx, user.userId));
+    const json = JSON.parse(before.get("account.json")?.toString() ?? "{}");
+    await deleteUserData(env, user.userId);
+    expect(await importUserData(env, json)).toBe(user.userId);
+    const after = await readZip(await buildArchive(app.ctx, user.userId));
+    const afterJson = JSON.parse(after.get("account.json")?.toString() ?? "{}");
+    // Row ids and bookkeeping times are the new instance's own; every value the person entered comes back.
+    const strip = (rows: Record<string, unknown>[]) =>
+      rows.map(({ id: _id, created_at: _c, updated_at: _u, ...rest }) => rest);
+    for (const [section, table] of [
+      ["bp", "bp_readings"],
+      ["account", "users"],
+    ] as const)
+      expect(strip(afterJson.sections[section].tables[table]), table).toEqual(
+        strip(json.sections[section].tables[table]),
+      );
   });
 
   it("expires the download after 24 hours and removes the file", async () => {
