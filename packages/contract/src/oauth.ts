@@ -19,6 +19,8 @@ export const OAUTH_API = {
   connectedService: "/dashboard_api/v1/user/connected-services/:id/",
   /** First-party analytics ingest (spec §7 "POST /api/v1/send"). */
   analyticsSend: "/api/v1/send",
+  /** Operators only: daily active users and the key funnel from the analytics events. */
+  analyticsSummary: "/dashboard_api/v1/operator/analytics/",
 } as const;
 
 /** The web page showing the consent ("Authorize IFTTT", spec §2); `?request=<id>`, never `scope`. */
@@ -121,3 +123,16 @@ export type AnalyticsSendResult = z.infer<typeof AnalyticsSendResultSchema>;
 /** Time-of-day buckets (spec §7), half-open hours in the person's time zone. */
 export const TimeOfDaySchema = z.enum(["night", "morning", "day", "evening"]);
 export type TimeOfDay = z.infer<typeof TimeOfDaySchema>;
+
+/** Daily active users (distinct pseudonymous people with any event) and the sign-up → measurement → upgrade funnel. */
+export const AnalyticsSummarySchema = z.object({
+  days: z.number().int(),
+  daily_active_users: z.array(z.object({ date: z.string(), users: z.number().int() })),
+  funnel: z.array(
+    z.object({
+      step: z.enum(["sign_up", "measurement_completed", "upgrade_completed"]),
+      users: z.number().int(),
+    }),
+  ),
+});
+export type AnalyticsSummary = z.infer<typeof AnalyticsSummarySchema>;

@@ -132,6 +132,13 @@ export const ROUTES: readonly RouteRow[] = [
     load: () => import("../features/errors/NotFoundPage.tsx"),
   },
   {
+    path: "/operator/analytics",
+    access: "auth",
+    layout: "full",
+    titleKey: "operator_analytics.title",
+    load: () => import("../features/analytics/OperatorAnalyticsPage.tsx"),
+  },
+  {
     path: "/oauth2/authorize/ifttt",
     access: "any",
     layout: "simple",

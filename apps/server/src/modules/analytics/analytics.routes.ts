@@ -1,11 +1,17 @@
-import { AnalyticsSendRequestSchema, AnalyticsSendResultSchema, OAUTH_API } from "@tonus/contract";
+import {
+  AnalyticsSendRequestSchema,
+  AnalyticsSendResultSchema,
+  AnalyticsSummarySchema,
+  OAUTH_API,
+} from "@tonus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
+import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { safeEqual } from "../../lib/crypto.ts";
 import type { UserDataSection } from "../../lib/registry.ts";
-import { deleteEventsOf, deleteExpiredEvents, ingestEvents } from "./analytics.service.ts";
+import { deleteEventsOf, deleteExpiredEvents, ingestEvents, summarize } from "./analytics.service.ts";
 
 /** Global Privacy Control or Do Not Track: the browser asked not to be tracked. */
 const optedOut = (headers: Record<string, unknown>) => headers["sec-gpc"] === "1" || headers.dnt === "1";
@@ -50,6 +56,21 @@ export function registerAnalyticsRoutes(app: FastifyInstance, ctx: AppContext): 
       const events = "events" in request.body ? request.body.events : [request.body];
       if (optedOut(request.headers)) return { stored: 0, duplicates: 0, dropped: events.length };
       return ingestEvents(db, ctx.config.secretKey, events);
+    },
+  );
+
+  app.withTypeProvider<ZodTypeProvider>().get(
+    OAUTH_API.analyticsSummary,
+    {
+      config: { access: "operator" },
+      schema: {
+        querystring: z.object({ days: z.coerce.number().int().min(1).max(366).default(30) }),
+        response: { 200: AnalyticsSummarySchema },
+      },
+    },
+    async (request, reply) => {
+      reply.header("cache-control", "no-store");
+      return summarize(db, request.query.days);
     },
   );
 }

@@ -3,9 +3,10 @@ import {
   ANALYTICS_PROPERTY_KEYS,
   type AnalyticsEvent,
   type AnalyticsSendResult,
+  type AnalyticsSummary,
   type TimeOfDay,
 } from "@tonus/contract";
-import { eq, lt } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { analyticsEvents } from "../../db/schema.ts";
 import { hmac } from "../../lib/crypto.ts";
@@ -111,4 +112,35 @@ export async function deleteExpiredEvents(db: Db, retentionDays: number, now = n
     .where(lt(analyticsEvents.dateCreated, new Date(now.getTime() - retentionDays * DAY_MS)))
     .returning({ id: analyticsEvents.eventId });
   return rows.length;
+}
+
+const FUNNEL = ["sign_up", "measurement_completed", "upgrade_completed"] as const;
+
+/**
+ * The operator's view over the last `days` days (UTC dates): daily active users, and the funnel, where
+ * each step counts the people who also reached every earlier step in the window.
+ */
+export async function summarize(db: Db, days: number, now = new Date()): Promise<AnalyticsSummary> {
+  const since = new Date(now.getTime() - days * DAY_MS);
+  const daily = (await db.execute(sql`
+    select to_char(date_created at time zone 'UTC', 'YYYY-MM-DD') as date, count(distinct user_key)::int as users
+    from analytics_events where user_key is not null and date_created >= ${since}
+    group by 1 order by 1`)) as unknown as { rows: { date: string; users: number }[] };
+  const funnel: AnalyticsSummary["funnel"] = [];
+  for (let i = 0; i < FUNNEL.length; i++) {
+    const steps = FUNNEL.slice(0, i + 1);
+    const r = (await db.execute(sql`
+      select count(*)::int as users from (
+        select user_key from analytics_events
+        where user_key is not null and date_created >= ${since}
+          and name in (${sql.join(
+            steps.map((s) => sql`${s}`),
+            sql`, `,
+          )})
+        group by user_key having count(distinct name) = ${steps.length}) t`)) as unknown as {
+      rows: { users: number }[];
+    };
+    funnel.push({ step: FUNNEL[i] as (typeof FUNNEL)[number], users: r.rows[0]?.users ?? 0 });
+  }
+  return { days, daily_active_users: daily.rows, funnel };
 }

@@ -168,6 +168,36 @@ describe.each(BACKENDS)("analytics ingest on %s", (backend) => {
     );
   });
 
+  it("shows operators daily active users and the sign-up → measurement → upgrade funnel", async () => {
+    const now = Date.now();
+    const at = (hoursAgo: number) => new Date(now - hoursAgo * 3_600_000).toISOString();
+    await send({
+      events: [
+        event({ user_id: "a", event_name: "sign_up", date_created: at(30) }),
+        event({ user_id: "a", event_name: "measurement_completed", date_created: at(29) }),
+        event({ user_id: "a", event_name: "upgrade_completed", date_created: at(1) }),
+        event({ user_id: "b", event_name: "sign_up", date_created: at(2) }),
+        event({ user_id: "b", event_name: "measurement_completed", date_created: at(1) }),
+        event({ user_id: "c", event_name: "sign_up", date_created: at(1) }),
+        event({ user_id: "d", event_name: "upgrade_completed", date_created: at(1) }),
+      ],
+    });
+    const operator = await createTestUser(app.ctx.database, { role: "operator" });
+    const res = await operator.client(app).get(OAUTH_API.analyticsSummary);
+    expect(res.statusCode, res.body).toBe(200);
+    const body = res.json();
+    expect(body.funnel).toEqual([
+      { step: "sign_up", users: 3 },
+      { step: "measurement_completed", users: 2 },
+      { step: "upgrade_completed", users: 1 },
+    ]);
+    const total = body.daily_active_users.reduce((n: number, d: { users: number }) => n + d.users, 0);
+    expect(total).toBeGreaterThanOrEqual(4);
+    const person = await createTestUser(app.ctx.database);
+    expect((await person.client(app).get(OAUTH_API.analyticsSummary)).statusCode).toBe(403);
+    expect((await app.inject({ method: "GET", url: OAUTH_API.analyticsSummary })).statusCode).toBe(403);
+  });
+
   it("deletes a person's events with the account data", async () => {
     const user = await createTestUser(app.ctx.database);
     await send(event({ user_id: user.userId }));
