@@ -5,6 +5,7 @@ export const BILLING_API = {
   products: "/dashboard_api/v1/billing/products_v2/",
   pay: "/dashboard_api/v1/billing/pay/",
   couponCheck: "/dashboard_api/v1/billing/coupons/check/",
+  cardVerify: "/dashboard_api/v1/billing/card/verify/",
   transactions: "/dashboard_api/v1/billing/transactions/",
   paymentMethods: "/dashboard_api/v1/billing/payment_methods/",
   purchases: "/api/v1/purchases/",
@@ -205,3 +206,21 @@ export const ArchiveStatusSchema = z.object({
   size_bytes: z.number().int().nullable(),
 });
 export type ArchiveStatus = z.infer<typeof ArchiveStatusSchema>;
+
+/** Card verification (spec §4, §9): $1 (50 RUB in the Russian version), refunded as soon as the bank confirms. */
+export const CARD_VERIFICATION_AMOUNT = { USD: 100, RUB: 5000 } as const;
+export const CardVerifyRequestSchema = z
+  .object({
+    stripeToken: z.string().min(1).max(255).optional(),
+    stripe3dToken: z.string().min(1).max(255).optional(),
+  })
+  .refine((b) => Boolean(b.stripeToken) !== Boolean(b.stripe3dToken), {
+    message: "Send a card token or a 3-D Secure token",
+  });
+export const CardVerifyResponseSchema = z.object({
+  status: z.enum(["verified", "requires_action"]),
+  payment_intent: z.string().nullable(),
+  action_url: z.string().nullable(),
+  card: CardSchema.nullable(),
+});
+export type CardVerifyResponse = z.infer<typeof CardVerifyResponseSchema>;

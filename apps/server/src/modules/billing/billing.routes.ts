@@ -1,6 +1,8 @@
 import {
   BILLING_API,
   CancelRequestSchema,
+  CardVerifyRequestSchema,
+  CardVerifyResponseSchema,
   CouponCheckRequestSchema,
   CouponCheckResponseSchema,
   OkSchema,
@@ -38,6 +40,7 @@ import {
   reconcilePending,
   renewDue,
 } from "./billing.service.ts";
+import { refundStrandedVerifications, verifyCard } from "./card-verification.ts";
 import { seedDefaultPlans } from "./plans.ts";
 import { type PaymentProvider, type PaymentResult, ProviderError } from "./provider.ts";
 import { createSandboxToken, SandboxCardError, SandboxProvider } from "./sandbox.provider.ts";
@@ -106,7 +109,9 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
   ctx.services.jobs.defineJob(
     "billing.reconcile",
     async () => {
-      if (billingOn) await reconcilePending(deps);
+      if (!billingOn) return;
+      await reconcilePending(deps);
+      await refundStrandedVerifications(deps);
     },
     { cron: "*/5 * * * *" },
   );
@@ -141,6 +146,19 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
       const key = idempotencyKeyOf(request);
       requireBilling();
       return pay(deps, userId, request.body, localeOf(request), key);
+    },
+  );
+
+  r.post(
+    BILLING_API.cardVerify,
+    {
+      config: { access: "user" },
+      schema: { body: CardVerifyRequestSchema, response: { 200: CardVerifyResponseSchema } },
+    },
+    async (request) => {
+      const userId = requireUserId(request);
+      requireBilling();
+      return verifyCard(deps, userId, request.body, localeOf(request));
     },
   );
 

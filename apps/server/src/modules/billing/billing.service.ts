@@ -517,7 +517,10 @@ export async function listTransactions(
       date: t.createdAt.toISOString(),
       amount: t.amount,
       currency: t.currency as Currency,
-      description: (title?.[locale] ?? title?.en ?? t.description) + (t.kind === "renewal" ? " ↻" : ""),
+      description:
+        t.kind === "verification"
+          ? translate(locale, "billing.card_verification")
+          : (title?.[locale] ?? title?.en ?? t.description) + (t.kind === "renewal" ? " ↻" : ""),
       paid: t.status === "succeeded",
       status: t.status as TransactionsResponse["results"][number]["status"],
     })),
@@ -726,6 +729,7 @@ export async function reconcilePending(deps: BillingDeps, now = new Date()): Pro
     .where(
       and(
         inArray(billingTransactions.status, ["pending", "requires_action"]),
+        inArray(billingTransactions.kind, ["payment", "renewal"]),
         lte(billingTransactions.updatedAt, cutoff),
         eq(billingTransactions.provider, deps.provider.name),
       ),

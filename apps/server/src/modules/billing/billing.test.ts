@@ -16,6 +16,7 @@ import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import { reconcilePending, renewDue } from "./billing.service.ts";
+import { refundStrandedVerifications } from "./card-verification.ts";
 import { seedDefaultPlans } from "./plans.ts";
 import { SandboxProvider } from "./sandbox.provider.ts";
 
@@ -430,6 +431,77 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
     expect(unknown.statusCode).toBe(402);
   });
 
+  it("verifies a card with $1 (50 RUB in Russian) refunded at once, after 3-D Secure when the bank asks", async () => {
+    const ok = await client.post(BILLING_API.cardVerify, { stripeToken: await token(CARD_OK) });
+    expect(ok.json()).toMatchObject({ status: "verified", card: { last4: "4242" } });
+    const ru = await client.post(
+      BILLING_API.cardVerify,
+      { stripeToken: await token(CARD_OK) },
+      { "accept-language": "ru" },
+    );
+    expect(ru.statusCode).toBe(200);
+    const ledger = await app.ctx.database.db.select().from(sandboxIntents);
+    expect(ledger.map((i) => [i.amount, i.currency, i.status]).sort()).toEqual([
+      [100, "usd", "refunded"],
+      [5000, "rub", "refunded"],
+    ]);
+    const history = (await client.get(BILLING_API.transactions)).json();
+    expect(history.results[0]).toMatchObject({
+      description: "Card verification (refunded)",
+      status: "refunded",
+      paid: false,
+    });
+
+    const challenge = (
+      await client.post(BILLING_API.cardVerify, { stripeToken: await token(CARD_3DS) })
+    ).json();
+    expect(challenge).toMatchObject({ status: "requires_action" });
+    await client.post(BILLING_API.sandboxAuthenticate.replace(":id", challenge.payment_intent), {
+      result: "succeed",
+    });
+    const done = await client.post(BILLING_API.cardVerify, { stripe3dToken: challenge.payment_intent });
+    expect(done.json()).toMatchObject({ status: "verified" });
+    expect(
+      (await client.post(BILLING_API.cardVerify, { stripeToken: await token(CARD_DECLINE) })).statusCode,
+    ).toBe(402);
+    expect((await client.post(BILLING_API.cardVerify, {})).statusCode).toBe(400);
+    expect(await entitlements()).toMatchObject({ is_customer: false });
+  });
+
+  it("refunds a verification charged just before a crash exactly once (P4)", async () => {
+    const tok = await token(CARD_OK);
+    const [tx] = await app.ctx.database.db
+      .insert(billingTransactions)
+      .values({
+        userId: user.userId,
+        productId: 0,
+        kind: "verification",
+        amount: 100,
+        currency: "USD",
+        description: "card-verification",
+        status: "pending",
+        provider: "sandbox",
+        idempotencyKey: "v-crash",
+        requestHash: "verification",
+        providerSource: tok,
+        updatedAt: new Date(Date.now() - 120_000),
+      })
+      .returning();
+    const deps = { ...app.ctx, provider: new SandboxProvider(app.ctx.database.db) };
+    // The charge went through at the provider; the process died before recording or refunding it.
+    await deps.provider.createPayment({
+      amount: 100,
+      currency: "USD",
+      source: tok,
+      idempotencyKey: `tonus-verify-${tx?.id}`,
+      description: "x",
+    });
+    expect(await refundStrandedVerifications(deps)).toBe(1);
+    expect(await refundStrandedVerifications(deps)).toBe(0);
+    const ledger = await app.ctx.database.db.select().from(sandboxIntents);
+    expect(ledger.map((i) => i.status)).toEqual(["refunded"]);
+  });
+
   it("answers hostile bodies on the billing routes with 4xx in the error shape", async () => {
     const bodies: unknown[] = [
       null,
@@ -450,6 +522,7 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
       BILLING_API.pay,
       BILLING_API.couponCheck,
       BILLING_API.cancel,
+      BILLING_API.cardVerify,
       BILLING_API.sandboxTokens,
       BILLING_API.sandboxAuthenticate.replace(":id", "pi_x"),
       BILLING_API.userDelete,
