@@ -1,5 +1,4 @@
 import type { FrameColour } from "@tonus/hrv";
-import { createFrameClock } from "./frame-clock.ts";
 
 /** Side of the square the frame is drawn into before averaging; small keeps each frame cheap. */
 const SAMPLE_SIZE = 32;
@@ -40,9 +39,10 @@ export type CameraSource = {
   stop(): void;
 };
 
-type FrameMetadata = { mediaTime: number; captureTime?: number; presentedFrames?: number };
 type VideoWithFrameCallback = HTMLVideoElement & {
-  requestVideoFrameCallback?: (callback: (now: number, metadata: FrameMetadata) => void) => number;
+  requestVideoFrameCallback?: (
+    callback: (now: number, metadata: { mediaTime: number; captureTime?: number }) => void,
+  ) => number;
   cancelVideoFrameCallback?: (handle: number) => void;
 };
 
@@ -130,15 +130,11 @@ export function createBrowserCamera(video: HTMLVideoElement): CameraSource {
       };
 
       if (frameVideo.requestVideoFrameCallback) {
-        const clock = createFrameClock();
-        const onVideoFrame = (_now: number, metadata: FrameMetadata) => {
+        const onVideoFrame = (_now: number, metadata: { mediaTime: number; captureTime?: number }) => {
           if (stopped) return;
-          // The capture time when the camera gives one, else the frame's own media time (never the
-          // callback time, which carries the page's rendering jitter), steadied by the frame count.
-          const timeMs = metadata.captureTime ?? metadata.mediaTime * 1000;
-          sample(
-            metadata.presentedFrames === undefined ? timeMs : clock.timeOf(metadata.presentedFrames, timeMs),
-          );
+          // The capture time when the camera gives one, else the frame's own media time: never the
+          // callback time, which carries the page's rendering jitter.
+          sample(metadata.captureTime ?? metadata.mediaTime * 1000);
           handle = frameVideo.requestVideoFrameCallback?.(onVideoFrame) ?? 0;
         };
         handle = frameVideo.requestVideoFrameCallback(onVideoFrame);
