@@ -5,6 +5,7 @@ import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { usePurchases, useTransactions } from "./billing-api.ts";
 import { formatAmount, formatDate } from "./billing-format.ts";
+import { CardVerification } from "./CardVerification.tsx";
 import { SubscriptionView } from "./SubscriptionView.tsx";
 import "./payments.css";
 
@@ -46,6 +47,7 @@ export default function PaymentHistoryPage() {
           {t("payments.history.more")}
         </Button>
       )}
+      <CardVerification />
     </div>
   );
 }

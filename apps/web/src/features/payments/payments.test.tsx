@@ -161,4 +161,27 @@ describe("payment pages", { timeout: 20_000 }, () => {
     expect(await screen.findByText("Payment 6")).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Load more" })).toBeNull();
   });
+
+  it("verify a card: the number goes to the sandbox, only the token to verify, and the $1 refund is confirmed", async () => {
+    const bodies: unknown[] = [];
+    renderAt("/payment-history", (path, init) => {
+      if (path.startsWith(API.session)) return json(200, { authenticated: true, user_type: "full" });
+      if (path.startsWith(BILLING_API.purchases)) return json(200, []);
+      if (path.startsWith(BILLING_API.transactions))
+        return json(200, { count: 0, limit: 5, offset: 0, results: [] });
+      if (path.startsWith(BILLING_API.sandboxTokens)) return json(200, { id: "tok_sbx_9", card: {} });
+      if (path.startsWith(BILLING_API.cardVerify)) {
+        bodies.push(JSON.parse(String(init?.body)));
+        return json(200, { status: "verified", payment_intent: "pi_1", action_url: null, card: null });
+      }
+      return json(404, { error: "Not found", code: "not_found" });
+    });
+    fireEvent.change(await screen.findByLabelText("Card number"), { target: { value: "4242424242424242" } });
+    fireEvent.change(screen.getByLabelText("Month (MM)"), { target: { value: "12" } });
+    fireEvent.change(screen.getByLabelText("Year (YY)"), { target: { value: "30" } });
+    fireEvent.change(screen.getByLabelText("CVC"), { target: { value: "123" } });
+    fireEvent.click(screen.getByRole("button", { name: "Verify the card" }));
+    expect(await screen.findByText("The card works. The $1 charge has been refunded.")).toBeTruthy();
+    expect(bodies).toEqual([{ stripeToken: "tok_sbx_9" }]);
+  });
 });
