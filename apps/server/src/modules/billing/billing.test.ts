@@ -538,3 +538,25 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
       }
   });
 });
+
+describe.each(BACKENDS)("billing switched off on %s", (backend) => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(await getTestDatabase(backend), { BILLING_MODE: "off" });
+  });
+  afterAll(() => app.close());
+
+  it("sells nothing: pay answers 409 and everyone is a customer", async () => {
+    await resetDatabase(app.ctx.database);
+    await seedDefaultPlans(app.ctx.database.db);
+    const user = await createTestUser(app.ctx.database);
+    const res = await user.client(app).post(BILLING_API.pay, { productId: 1, stripeToken: "tok_x" });
+    expect(res.statusCode).toBe(409);
+    expect(await getEntitlements(app.ctx, user.userId)).toEqual({
+      is_customer: true,
+      plan: "personal",
+      upgradable: false,
+    });
+    expect((await user.client(app).post(BILLING_API.userDelete)).statusCode).toBe(200);
+  });
+});
