@@ -4,6 +4,7 @@ import { Link, useNavigate } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { LearnMore } from "../academy/LearnMore.tsx";
 import { useRouteParams } from "../academy/use-route-params.ts";
 import { formatStartedAt } from "./format-date.ts";
 import { useDeleteMeasurement, useMeasurement } from "./measure-api.ts";
@@ -13,6 +14,13 @@ import { BP_INDEX_KEYS, formatNumber, VALUE_GROUPS, VALUE_UNITS, type ValueKey }
 import "./measure.css";
 
 const SCORES = ["energy", "stress", "performance"] as const;
+
+/** Value keys whose academy parameter (material front matter) is named differently. */
+const ACADEMY_PARAMETER: Record<string, string> = {
+  stdrr: "sdnn",
+  psi: "stress_index",
+  power: "total_power",
+};
 
 /** /measure-details/:id — the full result of one measurement (no header or footer: spec §2). */
 export default function MeasurementDetailPage() {
@@ -241,6 +249,7 @@ function DecodingItem({ item, localeTag }: { item: ParameterDecoding; localeTag:
       ) : (
         <p className="muted">{t("measure.decoding.no_baseline")}</p>
       )}
+      <LearnMore parameter={ACADEMY_PARAMETER[item.parameter] ?? item.parameter} />
     </li>
   );
 }
