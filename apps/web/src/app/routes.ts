@@ -340,6 +340,13 @@ export const ROUTES: readonly RouteRow[] = [
     titleKey: "account_delete.finished_title",
     load: () => import("../features/account/AccountDeletedPage.tsx"),
   },
+  {
+    path: "/share-measurement",
+    access: "any",
+    layout: "full",
+    titleKey: "measure.shared_title",
+    load: () => import("../features/measure/SharedMeasurementPage.tsx"),
+  },
 ];
 
 function trimTrailingSlash(path: string): string {

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
-import { useNavigate } from "react-router";
+import { Link, useNavigate } from "react-router";
 import { logout } from "../../features/auth/auth-api.ts";
 import { useAuth } from "../../features/auth/use-auth.ts";
 import { useProfile } from "../../features/profile/use-profile.ts";
@@ -33,6 +33,19 @@ export function ShareBanner() {
       <button type="button" className="banner__button" onClick={() => void onTry()}>
         {t("share.banner.action")}
       </button>
+    </div>
+  );
+}
+
+/** For pages opened through a share link (no session): says whose view this is and invites to sign up. */
+export function LinkViewerBanner() {
+  const { t } = useTranslation();
+  return (
+    <div className="banner banner--share no-print">
+      <span>{t("share.banner.text")} </span>
+      <Link className="banner__button" to="/auth/registration/">
+        {t("share.banner.action")}
+      </Link>
     </div>
   );
 }

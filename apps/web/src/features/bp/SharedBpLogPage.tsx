@@ -1,6 +1,6 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { LinkViewerBanner } from "../../app/layout/Banners.tsx";
 import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
@@ -24,14 +24,7 @@ export default function SharedBpLogPage() {
   const [limit, setLimit] = useState(PAGE_SIZE);
   const log = useSharedLog(token, limit);
 
-  const banner = (
-    <div className="banner banner--share no-print">
-      <span>{t("share.banner.text")} </span>
-      <Link className="banner__button" to="/auth/registration/">
-        {t("share.banner.action")}
-      </Link>
-    </div>
-  );
+  const banner = <LinkViewerBanner />;
 
   if (!token || (log.isError && log.error instanceof ApiError && log.error.status === 404)) {
     return (

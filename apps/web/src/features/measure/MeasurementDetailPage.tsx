@@ -8,6 +8,7 @@ import { LearnMore } from "../academy/LearnMore.tsx";
 import { useRouteParams } from "../academy/use-route-params.ts";
 import { formatStartedAt } from "./format-date.ts";
 import { useDeleteMeasurement, useMeasurement } from "./measure-api.ts";
+import { ShareMeasurementCard } from "./ShareMeasurementCard.tsx";
 import { SpectrumChart } from "./SpectrumChart.tsx";
 import { Tachogram } from "./Tachogram.tsx";
 import { BP_INDEX_KEYS, formatNumber, VALUE_GROUPS, VALUE_UNITS, type ValueKey } from "./values.ts";
@@ -45,16 +46,19 @@ export default function MeasurementDetailPage() {
   return <Detail m={measurement.data} />;
 }
 
-function Detail({ m }: { m: MeasurementDetail }) {
+/** The result itself; `shared` is the read-only view a share link opens (no navigation, delete or sharing). */
+export function Detail({ m, mode = "owner" }: { m: MeasurementDetail; mode?: "owner" | "shared" }) {
   const { t } = useTranslation();
   const localeTag = t("locale_tag");
   const correctedIndexes = m.corrected_beats.map((beat) => beat.index);
   return (
     <div className="measure-detail">
-      <nav className="measure-detail__nav">
-        <Link to="/measurements">{t("measure.detail.back")}</Link>
-        <Link to="/measure">{t("measure.detail.measure_again")}</Link>
-      </nav>
+      {mode === "owner" && (
+        <nav className="measure-detail__nav">
+          <Link to="/measurements">{t("measure.detail.back")}</Link>
+          <Link to="/measure">{t("measure.detail.measure_again")}</Link>
+        </nav>
+      )}
       <p className="muted">
         {t("measure.detail.taken", {
           date: formatStartedAt(m.started_at, m.time_zone, localeTag),
@@ -111,7 +115,12 @@ function Detail({ m }: { m: MeasurementDetail }) {
           </ul>
         </section>
       )}
-      <DeleteButton id={m.id} />
+      {mode === "owner" && (
+        <>
+          <ShareMeasurementCard id={m.id} />
+          <DeleteButton id={m.id} />
+        </>
+      )}
     </div>
   );
 }
