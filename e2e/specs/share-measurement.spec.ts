@@ -1,4 +1,4 @@
-// A measurement shared by link (issue 4): the owner creates the link on the detail page, a second
+// A measurement's notes edited afterwards, and the measurement shared by link (issue 4): the owner creates the link on the detail page, a second
 // browser opens it signed out and sees that one measurement under the visitor banner, the owner revokes
 // it and the link stops working; axe on the shared page. English and Russian.
 import AxeBuilder from "@axe-core/playwright";
@@ -32,6 +32,12 @@ for (const { lang, browserLocale } of LANGS) {
       const { id } = (await created.json()) as { id: string };
 
       await page.goto(`/measure-details/${id}`);
+      // Notes are editable afterwards and kept.
+      await page.getByLabel(t("measure.save.tags")).fill("morning, coffee");
+      await page.getByRole("button", { name: t("measure.edit.save") }).click();
+      await expect(page.getByText(t("measure.edit.saved"))).toBeVisible();
+      await page.reload();
+      await expect(page.getByLabel(t("measure.save.tags"))).toHaveValue("morning, coffee");
       await page.getByRole("button", { name: t("measure.share.create") }).click();
       const address = await page.getByLabel(t("measure.share.address")).inputValue();
       expect(address).toMatch(/\/share-measurement#tsh_[A-Za-z0-9_-]{43}$/);
@@ -41,6 +47,7 @@ for (const { lang, browserLocale } of LANGS) {
       await view.goto(address);
       await expect(view.getByText(t("share.banner.text"))).toBeVisible();
       await expect(view.getByTestId("score-energy")).toBeVisible();
+      await expect(view.getByRole("listitem").filter({ hasText: /^coffee$/ })).toBeVisible();
       await expect(view.getByRole("button", { name: t("measure.detail.delete") })).toHaveCount(0);
       const axe = await new AxeBuilder({ page: view }).withTags(["wcag2a", "wcag2aa"]).analyze();
       expect(axe.violations.map((v) => v.id)).toEqual([]);

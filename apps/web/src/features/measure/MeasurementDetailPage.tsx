@@ -6,6 +6,7 @@ import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { LearnMore } from "../academy/LearnMore.tsx";
 import { useRouteParams } from "../academy/use-route-params.ts";
+import { EditNotesCard } from "./EditNotesCard.tsx";
 import { formatStartedAt } from "./format-date.ts";
 import { useDeleteMeasurement, useMeasurement } from "./measure-api.ts";
 import { ShareMeasurementCard } from "./ShareMeasurementCard.tsx";
@@ -103,7 +104,7 @@ export function Detail({ m, mode = "owner" }: { m: MeasurementDetail; mode?: "ow
 
       <BpSection m={m} localeTag={localeTag} />
       <DecodingSection m={m} localeTag={localeTag} />
-      {m.tags.length > 0 && (
+      {mode === "shared" && m.tags.length > 0 && (
         <section className="card" aria-labelledby="tags-title">
           <h2 id="tags-title" className="card__title">
             {t("measure.save.tags")}
@@ -117,6 +118,7 @@ export function Detail({ m, mode = "owner" }: { m: MeasurementDetail; mode?: "ow
       )}
       {mode === "owner" && (
         <>
+          <EditNotesCard m={m} />
           <ShareMeasurementCard id={m.id} />
           <DeleteButton id={m.id} />
         </>

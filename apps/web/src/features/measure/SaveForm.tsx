@@ -174,7 +174,7 @@ export function SaveForm({
   );
 }
 
-function Scale({
+export function Scale({
   legend,
   name,
   value,

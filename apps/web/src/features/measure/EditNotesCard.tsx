@@ -1,0 +1,56 @@
+import type { MeasurementDetail } from "@tonus/contract";
+import { type FormEvent, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { showAlert } from "../../shared/ui/alert-store.ts";
+import { Button } from "../../shared/ui/Button.tsx";
+import { useUpdateMeasurement } from "./measure-api.ts";
+import { parseTags, Scale } from "./SaveForm.tsx";
+
+/** Feel, mood and tags of a saved measurement, editable afterwards (the numbers never change here). */
+export function EditNotesCard({ m }: { m: MeasurementDetail }) {
+  const { t } = useTranslation();
+  const tagsId = useId();
+  const update = useUpdateMeasurement(m.id);
+  const [feel, setFeel] = useState<number | null>(m.feel);
+  const [mood, setMood] = useState<number | null>(m.mood);
+  const [tagText, setTagText] = useState(m.tags.join(", "));
+
+  const save = (event: FormEvent) => {
+    event.preventDefault();
+    update.mutate(
+      { feel, mood, tags: parseTags(tagText) },
+      {
+        onSuccess: () => showAlert(t("measure.edit.saved")),
+        onError: () => showAlert(t("measure.edit.failed"), "error"),
+      },
+    );
+  };
+
+  return (
+    <form className="card measure-panel" onSubmit={save} aria-labelledby="edit-notes-title">
+      <h2 id="edit-notes-title" className="card__title">
+        {t("measure.edit.title")}
+      </h2>
+      <Scale legend={t("measure.save.feel")} name="edit-feel" value={feel} onChange={setFeel} />
+      <Scale legend={t("measure.save.mood")} name="edit-mood" value={mood} onChange={setMood} />
+      <div className="field">
+        <label className="field__label" htmlFor={tagsId}>
+          {t("measure.save.tags")}
+        </label>
+        <input
+          id={tagsId}
+          className="field__input"
+          value={tagText}
+          onChange={(event) => setTagText(event.target.value)}
+          aria-describedby={`${tagsId}-hint`}
+        />
+        <div id={`${tagsId}-hint`} className="field__hint">
+          {t("measure.save.tags_hint")}
+        </div>
+      </div>
+      <Button type="submit" isBusy={update.isPending}>
+        {t("measure.edit.save")}
+      </Button>
+    </form>
+  );
+}
