@@ -43,5 +43,17 @@ export async function resetDatabase(database: Database): Promise<void> {
     "select tablename from pg_tables where schemaname = 'public'",
   );
   const names = rows.map((r) => `"public"."${r.tablename}"`);
-  if (names.length) await database.query(`truncate ${names.join(", ")} restart identity cascade`);
+  if (!names.length) return;
+  // A previous test's background job (an event delivery, a recompute) may still hold row locks on
+  // PostgreSQL; TRUNCATE then loses a deadlock. Such a job is short: wait and try again.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await database.query(`truncate ${names.join(", ")} restart identity cascade`);
+      return;
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if ((code !== "40P01" && code !== "55P03") || attempt >= 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
