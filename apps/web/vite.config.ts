@@ -23,6 +23,13 @@ export default defineConfig({
       // The contract's modules only declare zod schemas; the web app uses its types and the API paths, so a
       // contract module nobody imports from must not drag zod (~90 KB) into the bundle.
       treeshake: { moduleSideEffects: (id: string) => !id.includes("/packages/contract/") },
+      output: {
+        // zod probes `new Function` (to compile fast parsers) as soon as it builds an object schema, which
+        // happens while its own chunk loads; the app's CSP (`script-src 'self'`) refuses it and every page
+        // reported a violation (RELIABILITY H2). Its global settings are read from this object, so every
+        // chunk sets `jitless` before anything of zod runs; parsing stays correct, without generated code.
+        banner: "globalThis.__zod_globalConfig??={jitless:true};",
+      },
     },
   },
 });

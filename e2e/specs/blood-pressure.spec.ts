@@ -57,7 +57,7 @@ for (const { lang, browserLocale } of LANGS) {
       await page.getByRole("button", { name: t("bp.share.revoke") }).click();
       await expect(page.getByRole("button", { name: t("bp.share.create") })).toBeVisible();
       await view.reload();
-      await expect(view.getByText(t("bp.shared.unavailable"))).toBeVisible();
+      await expect(view.getByText(t("share.unavailable"))).toBeVisible();
       await expect(view.getByRole("cell", { name: "145/85" })).toHaveCount(0);
       await visitor.close();
     });

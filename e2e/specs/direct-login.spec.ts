@@ -53,7 +53,7 @@ for (const { lang, browserLocale } of LANGS) {
       const code = await mintDirectLoginPair(request, newRequestContext, origin);
       await page.goto(directLoginUrl(code, "https://evil.example/steal"));
       await expect(page).toHaveURL(`${origin}/dashboard`);
-      await expect(page.getByRole("heading", { level: 1, name: t("home.title") })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: t("dashboard.title") })).toBeVisible();
     });
 
     test("without the pair it sends to sign-in keeping destination", async ({ page }) => {

@@ -67,7 +67,7 @@ for (const { lang, browserLocale } of LANGS) {
       await page.getByLabel(t("auth.password")).fill(newPassword);
       await page.getByRole("button", { name: t("auth.signin.submit") }).click();
       await expect(page).toHaveURL(/\/dashboard$/);
-      await expect(page.getByRole("heading", { level: 1, name: t("home.title") })).toBeVisible();
+      await expect(page.getByRole("heading", { level: 1, name: t("dashboard.title") })).toBeVisible();
     });
   });
 }

@@ -25,7 +25,7 @@ const signInTo = (destination: string): Outcome => ({
   url: `/auth/signin?destination=${encodeURIComponent(destination)}`,
   title: "auth.signin.title",
 });
-const DASHBOARD: Outcome = { url: "/dashboard", title: "home.title" };
+const DASHBOARD: Outcome = { url: "/dashboard", title: "dashboard.title" };
 const page404: Outcome = { url: "/404/", title: "errors.not_found.title" };
 const page500: Outcome = { url: "/500/", title: "errors.server_down.title" };
 const at = (url: string, title: string): Outcome => ({ url, title });
@@ -127,6 +127,24 @@ const ROUTE_TABLE: readonly Row[] = [
     webView: "flagged",
   },
   { path: "/dashboard", signedOut: DASHBOARD, signedIn: DASHBOARD, webView: "flagged" },
+  // Data sources: exact paths (spec §2); one segment more is an unknown page.
+  {
+    path: "/data-sources",
+    signedOut: signInTo("/data-sources"),
+    signedIn: at("/data-sources", "sources.title"),
+    webView: "flagged",
+  },
+  {
+    path: "/data-sources/oura-ring",
+    signedOut: signInTo("/data-sources/oura-ring"),
+    signedIn: at("/data-sources/oura-ring", "sources.source_title"),
+  },
+  { path: "/data-sources/oura-ring/extra", signedOut: page404, signedIn: page404 },
+  {
+    path: "/data-sources-mobile-back/apple-health",
+    signedOut: signInTo("/data-sources-mobile-back/apple-health"),
+    signedIn: at("/data-sources-mobile-back/apple-health", "sources.source_title"),
+  },
   { path: "/help-redirect", signedOut: HELP, signedIn: HELP },
   { path: "/help-auth-redirect", signedOut: HELP, signedIn: HELP },
   // Errors: /error → /500/, /page-404 and any unknown path → /404/.

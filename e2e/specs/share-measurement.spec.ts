@@ -59,7 +59,7 @@ for (const { lang, browserLocale } of LANGS) {
       await page.getByRole("button", { name: t("measure.share.revoke") }).click();
       await expect(page.getByRole("button", { name: t("measure.share.create") })).toBeVisible();
       await view.reload();
-      await expect(view.getByText(t("measure.shared.unavailable"))).toBeVisible();
+      await expect(view.getByText(t("share.unavailable"))).toBeVisible();
       await visitor.close();
     });
   });

@@ -31,6 +31,11 @@ function lookup(lang: Lang, key: string): string | undefined {
   return typeof node === "string" ? node : undefined;
 }
 
+/** A catalogue text as written, placeholders and all (undefined when there is none). */
+export function rawText(lang: Lang, key: string): string | undefined {
+  return lookup(lang, key);
+}
+
 /** i18next-style lookup: `{{name}}` interpolation and `_one`/`_few`/`_many`/`_other` plurals by `count`. */
 export function tr(lang: Lang, key: string, vars: Record<string, string | number> = {}): string {
   let text: string | undefined;

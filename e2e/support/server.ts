@@ -7,7 +7,16 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { SMTPServer } from "smtp-server";
-import { E2E_HELP_URL, E2E_MAIL_API_PORT, E2E_MAIL_PORT, E2E_PORT } from "./ports.ts";
+import { startStandin } from "../../apps/server/src/modules/connectors/standin/standin.ts";
+import { E2E_COUPON } from "./billing.ts";
+import {
+  E2E_HELP_URL,
+  E2E_INTERCOM_SECRET,
+  E2E_MAIL_API_PORT,
+  E2E_MAIL_PORT,
+  E2E_PORT,
+  E2E_PROVIDER_PORT,
+} from "./ports.ts";
 
 type Received = { to: string[]; raw: string; at: number };
 const inbox: Received[] = [];
@@ -27,6 +36,18 @@ const smtp = new SMTPServer({
 });
 smtp.listen(E2E_MAIL_PORT, "127.0.0.1");
 
+/**
+ * A stand-in for Oura's OAuth server and API (answers written from Oura's documented formats; it approves
+ * at once) that the server is configured with, for e2e/specs/cloud-connectors.spec.ts.
+ */
+const OURA_CLIENT = { clientId: "e2e-oura-client", clientSecret: "e2e-oura-client-secret" };
+const ouraStandin = await startStandin({
+  provider: "oura",
+  ...OURA_CLIENT,
+  redirectUri: `http://127.0.0.1:${E2E_PORT}/dashboard_api/v1/connectors/oura/callback/`,
+  port: E2E_PROVIDER_PORT,
+});
+
 /** The IFTTT stand-in of e2e/specs/oauth.spec.ts: its redirect URI and the client secret the CLI printed. */
 const IFTTT_REDIRECT = `http://127.0.0.1:${E2E_MAIL_API_PORT}/ifttt/callback`;
 let iftttSecret = "";
@@ -44,6 +65,11 @@ http
       res.end(
         JSON.stringify({ client_id: "ifttt", client_secret: iftttSecret, redirect_uri: IFTTT_REDIRECT }),
       );
+      return;
+    }
+    if (url.pathname === "/connectors/oura/revocations") {
+      res.setHeader("content-type", "application/json");
+      res.end(JSON.stringify({ count: ouraStandin.revocations.length }));
       return;
     }
     if (url.pathname === "/help") {
@@ -75,6 +101,13 @@ const registration = spawnSync(
 );
 iftttSecret = /client_secret: (\S+)/.exec(registration.stdout)?.[1] ?? "";
 if (!iftttSecret) process.stderr.write(`register-oauth-client failed: ${registration.stderr}\n`);
+// The promo code of e2e/specs/billing.spec.ts: 20 % off the monthly plan, made with the operator CLI.
+const coupon = spawnSync(
+  process.execPath,
+  ["apps/server/src/cli.ts", "coupon-add", E2E_COUPON, "20", "--product", "monthly-subscription"],
+  { env: { ...process.env, DATA_DIR: dataDir, LOG_LEVEL: "silent" }, encoding: "utf8" },
+);
+if (coupon.status !== 0) process.stderr.write(`coupon-add failed: ${coupon.stderr}\n`);
 const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
   stdio: ["ignore", "inherit", "inherit"],
   env: {
@@ -91,12 +124,19 @@ const server = spawn(process.execPath, ["apps/server/src/main.ts"], {
     LOG_LEVEL: "warn",
     RATE_LIMIT_SIGNIN_PER_HOUR: "1000",
     IFTTT_SERVICE_KEY: "e2e-ifttt-service-key",
+    // The chat's identity-verification secret (no INTERCOM_KEY: the chat stays off unless a spec turns it
+    // on in the browser, see specs/chat.spec.ts).
+    INTERCOM_SECRET: E2E_INTERCOM_SECRET,
+    OURA_CLIENT_ID: OURA_CLIENT.clientId,
+    OURA_CLIENT_SECRET: OURA_CLIENT.clientSecret,
+    OURA_BASE_URL: ouraStandin.url,
   },
 });
 
 function stop(): void {
   server.kill("SIGTERM");
   smtp.close();
+  void ouraStandin.close();
   setTimeout(() => {
     fs.rmSync(dataDir, { recursive: true, force: true });
     process.exit(0);

@@ -1,7 +1,9 @@
+import { API } from "@tonus/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "./app.ts";
+import { sessions } from "./db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "./test/databases.ts";
-import { buildTestApp } from "./test/harness.ts";
+import { buildTestApp, TestClient } from "./test/harness.ts";
 
 describe.each(BACKENDS)("app core on %s", (backend) => {
   let app: App;
@@ -10,6 +12,28 @@ describe.each(BACKENDS)("app core on %s", (backend) => {
   });
   afterAll(() => app.close());
   beforeEach(async () => resetDatabase(app.ctx.database));
+
+  it("counts the connection's own address, not X-Forwarded-For, unless a proxy is trusted", async () => {
+    const signUp = async (target: App, email: string) => {
+      const client = new TestClient(target);
+      await client.prime();
+      const res = await client.post(
+        API.register,
+        { email, password: "correct horse battery staple" },
+        { "x-forwarded-for": "203.0.113.9" },
+      );
+      expect(res.statusCode, res.body).toBeLessThan(300);
+      const rows = await target.ctx.database.db.select({ ip: sessions.ip }).from(sessions);
+      return rows.map((r) => r.ip);
+    };
+    expect(await signUp(app, "direct@example.test")).not.toContain("203.0.113.9");
+    const proxied = await buildTestApp(app.ctx.database, { TRUST_PROXY: "1" });
+    try {
+      expect(await signUp(proxied, "proxied@example.test")).toContain("203.0.113.9");
+    } finally {
+      await proxied.close();
+    }
+  });
 
   it("answers /healthz with the database kind", async () => {
     const res = await app.inject({ method: "GET", url: "/healthz" });
@@ -27,6 +51,7 @@ describe.each(BACKENDS)("app core on %s", (backend) => {
       "help_center_url",
       "intercom_key",
       "maintenance",
+      "stripe_publishable_key",
       "tonus_analytics_token",
     ]);
   });

@@ -13,6 +13,7 @@ import type { AppContext } from "./lib/context.ts";
 import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
 import { createEventBus } from "./lib/events.ts";
+import { registerIdempotency } from "./lib/idempotency.ts";
 import { createJobRunner } from "./lib/jobs.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
@@ -42,13 +43,27 @@ const isApiPath = (url: string) =>
   API_PREFIXES.some((p) => url.startsWith(p)) &&
   !WEB_PAGES_UNDER_API.some((p) => url === p || url.startsWith(`${p}?`) || url.startsWith(`${p}/`));
 
+/**
+ * Fastify's `trustProxy` from TRUST_PROXY. Trusting every X-Forwarded-For would let any client pick the
+ * address the per-IP limits count (sign-in, recovery, share look-ups, invitations).
+ */
+export function trustProxyOf(value: string): boolean | string | ((address: string, hop: number) => boolean) {
+  if (value === "true") return true;
+  if (value === "false" || value === "") return false;
+  if (/^\d+$/.test(value)) {
+    const hops = Number(value);
+    return (_address, hop) => hop < hops;
+  }
+  return value;
+}
+
 /** Builds the whole server: plugins, hooks, modules and the web app. Used by main.ts and by tests. */
 export async function buildApp(config: Config, options: BuildOptions = {}): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(config.LOG_LEVEL),
     genReqId: genRequestId,
     requestIdHeader: false,
-    trustProxy: true,
+    trustProxy: trustProxyOf(config.TRUST_PROXY),
     return503OnClosing: true,
     bodyLimit: 1024 * 1024,
     forceCloseConnections: "idle",
@@ -96,6 +111,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registry.register(auditDataSection);
   registry.register(mailDataSection);
   registry.register(eventsDataSection);
+  registerIdempotency(ctx);
   await registerWebApp(app, config);
 
   // Jobs start once every module has defined its own, and stop before the database closes.

@@ -9,6 +9,7 @@ import { openDatabase } from "./db/client.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { BILLING_USAGE, isBillingCommand, runBillingCli } from "./modules/billing/billing.cli.ts";
+import { SEND_NEWS_USAGE, sendNewsCommand } from "./modules/notifications/notifications.cli.ts";
 import { REGISTER_CLIENT_USAGE, registerClientCommand } from "./modules/oauth/oauth.cli.ts";
 import {
   type CommandResult,
@@ -27,6 +28,7 @@ Commands:
   list-users              every account with its role and customer mark
   ${BILLING_USAGE}
   ${REGISTER_CLIENT_USAGE}
+  ${SEND_NEWS_USAGE}
 
 Runs against DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
@@ -44,15 +46,18 @@ async function run(argv: string[]): Promise<number> {
   if (isBillingCommand(argv[0])) return runBillingCli(argv);
   const [command, email, ...rest] = argv;
   const isRegister = command === "register-oauth-client";
+  const isNews = command === "send-news";
   const known = command === "list-users" || (command !== undefined && command in COMMANDS);
-  const usageError = isRegister
-    ? argv.length < 4
-    : !known ||
-      rest.length > 0 ||
-      (command !== "list-users" && !email) ||
-      (command === "list-users" && email);
+  const usageError = isNews
+    ? argv.length < 3
+    : isRegister
+      ? argv.length < 4
+      : !known ||
+        rest.length > 0 ||
+        (command !== "list-users" && !email) ||
+        (command === "list-users" && email);
   if (usageError) {
-    const unknown = command && !known && !isRegister;
+    const unknown = command && !known && !isRegister && !isNews;
     process.stderr.write(`${unknown ? `tonus: unknown command ${command}\n\n` : ""}${USAGE}\n`);
     return 2;
   }
@@ -79,8 +84,8 @@ async function run(argv: string[]): Promise<number> {
     pgliteDir: path.join(config.DATA_DIR, "pgdata"),
   });
   try {
-    if (isRegister) {
-      const result = await registerClientCommand(database.db, argv.slice(1));
+    if (isRegister || isNews) {
+      const result = await (isNews ? sendNewsCommand : registerClientCommand)(database.db, argv.slice(1));
       if (result.usage) {
         process.stderr.write(`tonus: ${result.message}\n\n${USAGE}\n`);
         return 2;

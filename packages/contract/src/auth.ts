@@ -10,6 +10,8 @@ export const RegisterRequestSchema = z.strictObject({
   name: z.string().trim().max(100).optional(),
   timezone: TimeZoneSchema.optional(),
   language: LocaleSchema.optional(),
+  /** The code of the referral link the person came through; an unknown code is ignored. */
+  referral_code: z.string().trim().max(64).optional(),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequestSchema>;
 

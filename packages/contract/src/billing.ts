@@ -94,12 +94,14 @@ export type PayRequest = z.infer<typeof PayRequestSchema>;
 /**
  * `succeeded`: paid (or free with a 100 % code); `requires_action`: confirm (3-D Secure), then pay again
  * with stripe3dToken; `processing`: the provider decides later (the page's 10 s refresh shows the outcome).
+ * With Stripe, `client_secret` (only while `requires_action`) is what Stripe.js's `handleNextAction` needs.
  */
 export const PayResponseSchema = z.object({
   status: z.enum(["succeeded", "requires_action", "processing"]),
   transaction_id: z.string(),
   payment_intent: z.string().nullable(),
   action_url: z.string().nullable(),
+  client_secret: z.string().nullable(),
   gift: z.boolean(),
 });
 export type PayResponse = z.infer<typeof PayResponseSchema>;
@@ -194,7 +196,19 @@ export const SandboxAuthenticateRequestSchema = z.object({ result: z.enum(["succ
 export const ARCHIVE_API = {
   archive: "/dashboard_api/v1/user/archive/",
   download: "/dashboard_api/v1/user/archive/:id/download/",
+  /** Restores a downloaded archive (multipart, one zip file) into the caller's account while it is empty. */
+  import: "/dashboard_api/v1/user/archive/import/",
 } as const;
+
+/** The largest archive zip an import accepts. */
+export const ARCHIVE_IMPORT_MAX_BYTES = 100 * 1024 * 1024;
+
+/** What an archive import restored: rows per table (the account's profile fields aside). */
+export const ArchiveImportResponseSchema = z.object({
+  ok: z.literal(true),
+  restored: z.record(z.string(), z.number().int()),
+});
+export type ArchiveImportResponse = z.infer<typeof ArchiveImportResponseSchema>;
 
 export const ArchiveStatusSchema = z.object({
   id: z.string().nullable(),
@@ -221,6 +235,7 @@ export const CardVerifyResponseSchema = z.object({
   status: z.enum(["verified", "requires_action"]),
   payment_intent: z.string().nullable(),
   action_url: z.string().nullable(),
+  client_secret: z.string().nullable(),
   card: CardSchema.nullable(),
 });
 export type CardVerifyResponse = z.infer<typeof CardVerifyResponseSchema>;

@@ -30,3 +30,7 @@ export type Locale = z.infer<typeof LocaleSchema>;
 
 /** A simple `{ ok: true }` acknowledgement. */
 export const OkSchema = z.object({ ok: z.literal(true) });
+
+/** Texts the server holds in every language (spec §3 "Localized texts are objects keyed by locale"). */
+export const LocalizedTextSchema = z.object({ en: z.string(), ru: z.string() });
+export type LocalizedText = z.infer<typeof LocalizedTextSchema>;

@@ -47,8 +47,30 @@ export const ERROR_CODES = {
   already_subscribed: 409,
   /** Account deletion while a paid subscription is active (spec §8). */
   subscription_active: 409,
+  /** An archive import into an account that already holds data (imports go into empty accounts only). */
+  account_not_empty: 409,
+  /** An uploaded file Tonus cannot import (unknown format, a hostile or broken zip); `reason` says why. */
+  import_rejected: 400,
+  /** The person already has the most unfinished imports allowed at once (RELIABILITY U9). */
+  too_many_imports: 429,
+  /** The upload would take the person's stored import files past the installation's quota. */
+  storage_quota_exceeded: 413,
+  /** The import is not in a state that allows this (a mapping for an import that is not waiting for one). */
+  import_state: 409,
   /** An Idempotency-Key reused with different parameters (Stripe's semantics). */
   idempotency_mismatch: 422,
+  /** More parameters in the dashboard's table than allowed (spec §5 "you can't add more than 8 …"). */
+  table_limit: 400,
+  /** A PRO feature (editing the dashboard, manual entries) asked for by someone who is not a customer. */
+  pro_required: 402,
+  /** A cloud connector the operator has not configured (no client id and secret on this installation). */
+  connector_not_configured: 409,
+  /** The vendor turned this provider's API off (the legacy Fitbit Web API): nothing to connect or sync. */
+  connector_retired: 409,
+  /** The connection's token was refused by the provider: connect again before syncing. */
+  connector_reconnect_needed: 409,
+  /** A request whose Idempotency-Key is still being processed by an earlier request; retry later. */
+  idempotency_in_progress: 409,
   /** The server is shutting down or overloaded; retry. */
   unavailable: 503,
   /** An unexpected failure; details are in the server log under the request id. */

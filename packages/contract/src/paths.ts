@@ -44,4 +44,27 @@ export const API = {
   bpReadings: "/dashboard_api/v1/bp/readings/",
   /** One reading: GET, PATCH, DELETE. */
   bpReading: "/dashboard_api/v1/bp/readings/:id/",
+  /** The dashboard's catalogue: categories, chart flows and items, has-data flags, tags (demo for free users). */
+  chartFlows: "/dashboard_api/v1/charts/flows/",
+  /** One data source as the charts name it; its numeric id is the second number of the path. */
+  chartSource: "/dashboard_api/v1/charts/sources/:sourceId/",
+  /** One chunk of a chart's series: `item`, local `from`/`to`, `period`, `week_start`, `chunk`, `tags`. */
+  chartData: "/dashboard_api/v1/charts/data/",
+  /** Raw samples of a short range, downsampled keeping peaks. */
+  chartIntraday: "/dashboard_api/v1/charts/intraday/",
+  /** The person's dashboard (GET): charts in order, table parameters, source priorities. */
+  chartLayout: "/dashboard_api/v1/charts/layout/",
+  chartLayoutCharts: "/dashboard_api/v1/charts/layout/charts/",
+  chartLayoutChart: "/dashboard_api/v1/charts/layout/charts/:id/",
+  chartLayoutMove: "/dashboard_api/v1/charts/layout/charts/:id/move/",
+  chartLayoutTable: "/dashboard_api/v1/charts/layout/table/",
+  chartLayoutPriority: "/dashboard_api/v1/charts/layout/priority/",
+  /** The stats table (spec §3): one row per period, the table's parameters as columns; CSV export. */
+  chartTable: "/dashboard_api/v1/charts/table/",
+  chartTableExport: "/dashboard_api/v1/charts/table/export/",
+  /** Values typed in by the person: list (GET), add (POST, idempotent by client_id); one (DELETE). */
+  chartValues: "/dashboard_api/v1/charts/values/",
+  chartValue: "/dashboard_api/v1/charts/values/:id/",
+  /** Batches of samples, RR measurements and blood-pressure readings from the companion and other clients (`Authorization: Token tok_…`, `Idempotency-Key`). */
+  ingest: "/dashboard_api/v1/ingest/",
 } as const;

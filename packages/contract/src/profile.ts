@@ -70,6 +70,8 @@ export const ConfigEnvSchema = z.object({
   chat_widget_url: z.string().nullable(),
   help_center_url: z.string(),
   billing_mode: z.enum(["off", "sandbox", "stripe"]),
+  /** Stripe's publishable key for Stripe.js, only with `billing_mode` stripe (null otherwise). */
+  stripe_publishable_key: z.string().nullable(),
   maintenance: z.boolean(),
 });
 export type ConfigEnv = z.infer<typeof ConfigEnvSchema>;

@@ -126,6 +126,46 @@ describe("analyzePpg on dirty input", () => {
     expect(r.beats.length).toBeGreaterThan(30);
   });
 
+  it("leaves pulses that peak in a hole of two or more missing frames untimed, and only those", () => {
+    const rec = RECORDINGS.nk_bio_resting_5min;
+    const ecg = ecgBeatsMs(rec);
+    const { values, times } = cameraFrames(rec, { seed: 9, dropRate: 0 });
+    const full = analyzePpg(values, times);
+    // Take out the 3 frames nearest every 4th pulse's peak, and the 1 frame nearest every 4th after it.
+    const peaks = full.beats.map((b) => b.timeMs);
+    const step = 1000 / 30;
+    const nearest = (t: number, count: number) =>
+      times
+        .map((time, i) => ({ i, d: Math.abs(time - t) }))
+        .sort((a, b) => a.d - b.d)
+        .slice(0, count)
+        .map((x) => x.i);
+    const holes = peaks.filter((_, i) => i % 4 === 0);
+    const dropped = new Set([
+      ...holes.flatMap((t) => nearest(t, 3)),
+      ...peaks.filter((_, i) => i % 4 === 2).flatMap((t) => nearest(t, 1)),
+    ]);
+    const r = analyzePpg(
+      values.filter((_, i) => !dropped.has(i)),
+      times.filter((_, i) => !dropped.has(i)),
+    );
+    expect(r.issues.find((i) => i.code === "frame_gaps")?.count).toBe(holes.length);
+    expect(r.ppTimed).toHaveLength(r.ppMs.length);
+    // Every interval ending or starting at a pulse in a hole is untimed and unusable; none other is.
+    const inHole = r.beats.map((b) => peaks.some((p, i) => i % 4 === 0 && Math.abs(p - b.timeMs) < 2 * step));
+    r.ppTimed.forEach((timed, i) => {
+      expect(timed).toBe(!inHole[i] && !inHole[i + 1]);
+      if (!timed) expect(r.ppUsable[i]).toBe(false);
+    });
+    // The pulses outside the holes keep their precision against the ECG.
+    expect(r.ppTimed.filter(Boolean).length).toBeGreaterThan(r.ppMs.length * 0.4);
+    const m = matchBeats(
+      ecg,
+      r.beats.filter((_, i) => !inHole[i]).map((b) => b.timeMs),
+    );
+    expect(m.intervalMaeMs).toBeLessThanOrEqual(8);
+  });
+
   it("does not use intervals that span a hole in the frame times", () => {
     const { values, times } = cameraFrames(RECORDINGS.nk_bio_resting_5min, { seed: 5 });
     const keep = times.map((t) => t < 60_000 || t > 61_500);

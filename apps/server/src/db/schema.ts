@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  primaryKey,
   real,
   text,
   timestamp,
@@ -338,6 +339,61 @@ export const dashboardValues = pgTable(
 );
 
 /**
+ * Daily summaries of `dashboard_values`, one row per (user, metric, local day, source), kept right by
+ * the write path in the same transaction: the chart API answers from these, never from raw samples.
+ * `day` is the local calendar day in the user's time zone recorded in `dashboard_settings.summary_tz`.
+ */
+export const dashboardDaily = pgTable(
+  "dashboard_daily",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    metric: text("metric").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    source: text("source").notNull(),
+    n: integer("n").notNull(),
+    sum: doublePrecision("sum").notNull(),
+    min: doublePrecision("min").notNull(),
+    max: doublePrecision("max").notNull(),
+    lastAt: ts("last_at").notNull(),
+    lastValue: doublePrecision("last_value").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.metric, t.day, t.source] })],
+);
+
+/** The charts of a person's "My graphs" tab, in order. */
+export const dashboardCharts = pgTable(
+  "dashboard_charts",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    item: text("item").notNull(),
+    position: integer("position").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("dashboard_charts_user_idx").on(t.userId, t.position)],
+);
+
+/**
+ * A person's dashboard settings: the stats table's parameters, per-metric source priorities, and the
+ * time zone the daily summaries were built in (a profile time-zone change rebuilds them).
+ */
+export const dashboardSettings = pgTable("dashboard_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tableParameters: text("table_parameters").array().notNull().default(sql`'{}'::text[]`),
+  sourcePriority: jsonb("source_priority").$type<Record<string, string[]>>().notNull().default({}),
+  summaryTz: text("summary_tz"),
+  /** The default charts were added once; removing them all later leaves the tab empty. */
+  layoutInitialized: boolean("layout_initialized").notNull().default(false),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
  * Billing products (plans), configured by the operator (CLI `plans-import FILE`; defaults seeded into an
  * empty table). One row per currency: a price never converts. Amounts in minor units.
  */
@@ -660,5 +716,284 @@ export const analyticsEvents = pgTable(
   (t) => [
     index("analytics_events_user_idx").on(t.userKey),
     index("analytics_events_date_idx").on(t.dateCreated),
+  ],
+);
+
+/**
+ * What a person receives by e-mail (modules/notifications): the weekly report and its ISO weekday
+ * (1 Monday … 7 Sunday), measurement reminders at a local `HH:MM` on chosen ISO weekdays, product news.
+ * No row means the defaults: everything off.
+ */
+export const notificationSettings = pgTable("notification_settings", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  weeklyReport: boolean("weekly_report").notNull().default(false),
+  weeklyReportDay: integer("weekly_report_day").notNull().default(1),
+  reminders: boolean("reminders").notNull().default(false),
+  reminderTime: text("reminder_time").notNull().default("08:00"),
+  reminderDays: integer("reminder_days").array().notNull().default(sql`'{1,2,3,4,5,6,7}'::integer[]`),
+  productNews: boolean("product_news").notNull().default(false),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * The send ledger: one row per person, kind and period (a weekly report's local send date, a reminder's
+ * local date, a news issue's id), so nothing is sent twice, also after a crash or a restart. `status`
+ * moves pending → sending → sent (or skipped, expired, failed); a row left in `sending` by a crash is
+ * never sent again (at most once).
+ */
+export const notificationDeliveries = pgTable(
+  "notification_deliveries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(),
+    periodKey: text("period_key").notNull(),
+    scheduledAt: ts("scheduled_at").notNull(),
+    status: text("status").notNull().default("pending"),
+    newsId: bigint("news_id", { mode: "number" }),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("notification_deliveries_period_key").on(t.userId, t.kind, t.periodKey),
+    index("notification_deliveries_status_idx").on(t.status, t.scheduledAt),
+  ],
+);
+
+/**
+ * Product news issues queued by an operator (`npm run cli -- send-news …`): subject and Markdown per
+ * language. The notifications job fans an issue out to the people who opted in, then sets `fanned_out_at`.
+ */
+export const notificationNews = pgTable("notification_news", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  content: jsonb("content").$type<Record<string, { subject: string; markdown: string }>>().notNull(),
+  createdAt: createdAt(),
+  fannedOutAt: ts("fanned_out_at"),
+  recipients: integer("recipients"),
+});
+
+/**
+ * Referrals (spec §3 Referral, §4 Friend invite). Each person's referral code: random and unguessable
+ * (not the user id), made the first time they open /referral.
+ */
+export const referralCodes = pgTable(
+  "referral_codes",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    code: text("code").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("referral_codes_code_key").on(t.code)],
+);
+
+/** Invitations a person sent by e-mail to an address without an account (lower-cased as typed). */
+export const referralInvitations = pgTable(
+  "referral_invitations",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    email: text("email").notNull(),
+    /** The language the invitation was written in. */
+    locale: text("locale").notNull(),
+    sendCount: integer("send_count").notNull().default(1),
+    createdAt: createdAt(),
+    lastSentAt: ts("last_sent_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("referral_invitations_user_email_key").on(t.userId, t.email),
+    index("referral_invitations_email_idx").on(t.email),
+  ],
+);
+
+/**
+ * Who brought whom: one row per referred person (`user_id`), naming the referrer, and the reward state.
+ * `rewarded_at` is set once, when the friend's first payment is confirmed (RELIABILITY P2).
+ */
+export const referrals = pgTable(
+  "referrals",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    referrerId: uuid("referrer_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** link (registered through the referral link) or invitation (the invited address registered). */
+    via: text("via").notNull(),
+    createdAt: createdAt(),
+    rewardedAt: ts("rewarded_at"),
+    rewardDays: integer("reward_days"),
+    /** The friend's payment that earned the reward. */
+    rewardTransactionId: uuid("reward_transaction_id"),
+  },
+  (t) => [index("referrals_referrer_idx").on(t.referrerId)],
+);
+
+/** The operator's referral reward (CLI `referral-reward`); without a row REFERRAL_REWARD_DAYS applies. */
+export const referralSettings = pgTable("referral_settings", {
+  key: text("key").primaryKey(),
+  /** Free PRO days per friend whose first payment is confirmed; 0 turns rewards off. */
+  rewardDays: integer("reward_days").notNull(),
+  /** At most this many rewarded friends per person; null: no limit. */
+  maxRewards: integer("max_rewards"),
+  updatedAt: ts("updated_at").notNull().defaultNow(),
+});
+
+/**
+ * File imports (modules/imports, issue 7): the upload lives in FILES_DIR/imports under `stored_name`
+ * until the job ends; `checkpoint` is written in the same transaction as each batch of values, so a
+ * restarted job continues exactly after the last committed batch. Counters are the progress the web
+ * app polls; `report` is final once the status is done, failed or cancelled.
+ */
+export const imports = pgTable(
+  "imports",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    /** The catalogue entry the file was uploaded from (its page shows the import). */
+    sourceSlug: text("source_slug").notNull(),
+    fileName: text("file_name").notNull(),
+    storedName: text("stored_name"),
+    sizeBytes: bigint("size_bytes", { mode: "number" }).notNull().default(0),
+    sha256: text("sha256"),
+    /** What the content turned out to be (ImportKind). */
+    kind: text("kind").notNull(),
+    /** needs_mapping, queued, running, done, failed, cancelled. */
+    status: text("status").notNull(),
+    cancelRequested: boolean("cancel_requested").notNull().default(false),
+    /** Time zone, RR date, CSV mapping: what the job needs besides the file. */
+    options: jsonb("options").$type<Record<string, unknown>>().notNull(),
+    preview: jsonb("preview").$type<Record<string, unknown>>(),
+    checkpoint: jsonb("checkpoint").$type<Record<string, unknown>>(),
+    bytesRead: bigint("bytes_read", { mode: "number" }).notNull().default(0),
+    recordsRead: integer("records_read").notNull().default(0),
+    importedCount: integer("imported_count").notNull().default(0),
+    duplicateCount: integer("duplicate_count").notNull().default(0),
+    rejectedCount: integer("rejected_count").notNull().default(0),
+    report: jsonb("report").$type<Record<string, unknown>>(),
+    /** The running job's lease, renewed with every batch; a job finding it unexpired leaves the import alone. */
+    lockedUntil: ts("locked_until"),
+    /** Which process holds the lease (a restarted PGlite server frees the leases of the one it replaced). */
+    lockedBy: text("locked_by"),
+    createdAt: createdAt(),
+    startedAt: ts("started_at"),
+    finishedAt: ts("finished_at"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    index("imports_user_created_idx").on(t.userId, t.createdAt),
+    index("imports_status_idx").on(t.status),
+  ],
+);
+
+/**
+ * Cloud connectors (modules/connectors): one row per person and provider. Holds no secret: tokens live
+ * in `connector_tokens`. `cursors` is each data stream's position (moved only in the transaction that
+ * writes that stream's data, so a sync resumes where committed data ends); `history_start` bounds the
+ * first sync. `run_report` counts the sync under way (kept with each committed page, so a resumed sync
+ * goes on counting); the other sync columns are what the person sees: state, last report, last error.
+ */
+export const connectorConnections = pgTable(
+  "connector_connections",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    status: text("status").notNull().default("active"),
+    externalUserId: text("external_user_id"),
+    scopes: text("scopes").notNull().default(""),
+    connectedAt: ts("connected_at").notNull().defaultNow(),
+    historyStart: ts("history_start").notNull(),
+    cursors: jsonb("cursors").$type<Record<string, unknown>>().notNull().default({}),
+    syncState: text("sync_state").notNull().default("idle"),
+    syncRequestedAt: ts("sync_requested_at"),
+    syncStartedAt: ts("sync_started_at"),
+    retryAt: ts("retry_at"),
+    failures: integer("failures").notNull().default(0),
+    lastSyncAt: ts("last_sync_at"),
+    lastSyncReport: jsonb("last_sync_report").$type<Record<string, unknown>>(),
+    runReport: jsonb("run_report").$type<Record<string, unknown>>(),
+    lastErrorCode: text("last_error_code"),
+    lastErrorAt: ts("last_error_at"),
+    createdAt: createdAt(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("connector_connections_user_provider_key").on(t.userId, t.provider),
+    index("connector_connections_due_idx").on(t.status, t.lastSyncAt),
+  ],
+);
+
+/** A connection's OAuth tokens, AES-256-GCM encrypted with a key derived from SECRET_KEY (never exported). */
+export const connectorTokens = pgTable(
+  "connector_tokens",
+  {
+    connectionId: uuid("connection_id")
+      .primaryKey()
+      .references(() => connectorConnections.id, { onDelete: "cascade" }),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    accessToken: text("access_token").notNull(),
+    refreshToken: text("refresh_token"),
+    expiresAt: ts("expires_at"),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [index("connector_tokens_user_idx").on(t.userId)],
+);
+
+/**
+ * A started connect waiting for the provider's callback: the state's hash, the session that started it
+ * and the PKCE verifier (encrypted). Single use, ten minutes.
+ */
+export const connectorAuthorizations = pgTable(
+  "connector_authorizations",
+  {
+    stateHash: text("state_hash").primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    sessionHash: text("session_hash").notNull(),
+    codeVerifier: text("code_verifier"),
+    returnTo: text("return_to").notNull(),
+    createdAt: createdAt(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("connector_authorizations_user_idx").on(t.userId)],
+);
+
+/**
+ * Answers stored under a client's `Idempotency-Key` (lib/idempotency.ts, RELIABILITY F2): the request's
+ * fingerprint and the response it got, written in the same transaction as the work itself, so a stored
+ * row always means "done" and a crash leaves no half-claimed key. Kept at least 24 hours, then pruned.
+ */
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    key: text("key").notNull(),
+    fingerprint: text("fingerprint").notNull(),
+    statusCode: integer("status_code").notNull(),
+    response: jsonb("response").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("idempotency_keys_user_key").on(t.userId, t.key),
+    index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );

@@ -22,11 +22,16 @@ export type AuditAction =
   | "oauth.granted"
   | "oauth.revoked"
   | "ifttt.action"
+  | "notifications.unsubscribed"
+  | "connector.connected"
+  | "connector.disconnected"
   | "role.granted"
   | "role.revoked"
   | "customer.marked"
   | "customer.unmarked"
-  | "account.deleted";
+  | "account.deleted"
+  | "account.imported"
+  | "referral.invited";
 
 /** Control characters would let a value forge extra log lines (log injection, ASVS 16.4.1). */
 function clean(value: string | undefined | null): string | null {

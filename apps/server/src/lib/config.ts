@@ -25,13 +25,31 @@ export const ConfigSchema = z.object({
   FILES_DIR: z.string().optional(),
   SECRET_KEY: z.string().min(32).optional(),
   COOKIE_DOMAIN: z.string().optional(),
+  /**
+   * Which proxies may set X-Forwarded-For/-Proto/-Host: `false` (none: the connection's own address),
+   * `true` (any — only when nothing reaches the app but the proxy), a hop count, or addresses/CIDRs.
+   */
+  TRUST_PROXY: z
+    .string()
+    .trim()
+    .default("false")
+    .refine(
+      (v) => /^(true|false|\d{1,2}|[0-9a-fA-F.:/, ]+)$/.test(v),
+      "true, false, a hop count or addresses",
+    ),
   SESSION_IDLE_DAYS: z.coerce.number().positive().default(30),
   SESSION_MAX_DAYS: z.coerce.number().positive().default(90),
   BILLING_MODE: z.enum(["off", "sandbox", "stripe"]).default("off"),
   /** Stripe's secret API key (`sk_…`), for BILLING_MODE=stripe. */
   STRIPE_SECRET_KEY: z.string().optional(),
-  /** Stripe's publishable key (`pk_…`), handed to the web app for Stripe.js card entry. */
-  STRIPE_PUBLISHABLE_KEY: z.string().optional(),
+  /**
+   * Stripe's publishable key (`pk_…`), handed to the web app for Stripe.js card entry. Anything else is
+   * refused at start: a secret key put here by mistake would reach every browser.
+   */
+  STRIPE_PUBLISHABLE_KEY: z
+    .string()
+    .regex(/^pk_(test|live)_[A-Za-z0-9]+$/, "must be a publishable key (pk_test_… or pk_live_…)")
+    .optional(),
   /** The webhook endpoint's signing secret (`whsec_…`); webhooks are refused without it. */
   STRIPE_WEBHOOK_SECRET: z.string().optional(),
   /** Another address for Stripe's API (a local Stripe mock in tests); Stripe itself when unset. */
@@ -67,6 +85,40 @@ export const ConfigSchema = z.object({
   /** Folder of academy courses; the repository's content/academy when unset. */
   ACADEMY_CONTENT_DIR: z.string().optional(),
   RATE_LIMIT_SIGNIN_PER_HOUR: z.coerce.number().int().positive().default(100),
+  /** `false` stops scheduling notification e-mails (weekly reports, reminders, news), e.g. on a staging copy. */
+  NOTIFICATIONS_ENABLED: bool.default(true),
+  /** Free PRO days a person earns per referred friend whose first payment is confirmed (0: no rewards). */
+  REFERRAL_REWARD_DAYS: z.coerce.number().int().min(0).max(3660).default(30),
+  /** At most this many rewarded friends per person (0: no limit). The CLI's `referral-reward` overrides both. */
+  REFERRAL_REWARD_MAX: z.coerce.number().int().min(0).max(100_000).default(12),
+  /** Largest file one import may upload, in MB (Apple Health exports reach several GB). */
+  IMPORT_MAX_FILE_MB: z.coerce.number().int().positive().default(4096),
+  /** Most MB of uploaded files one person's unfinished imports may keep at once. */
+  IMPORT_QUOTA_MB: z.coerce.number().int().positive().default(8192),
+  // Cloud connectors (modules/connectors): a provider is offered only when its client id and secret are
+  // set; `*_BASE_URL` replaces every host of that provider (a local stand-in in tests).
+  OURA_CLIENT_ID: z.string().optional(),
+  OURA_CLIENT_SECRET: z.string().optional(),
+  OURA_BASE_URL: optionalUrl,
+  WITHINGS_CLIENT_ID: z.string().optional(),
+  WITHINGS_CLIENT_SECRET: z.string().optional(),
+  WITHINGS_BASE_URL: optionalUrl,
+  POLAR_CLIENT_ID: z.string().optional(),
+  POLAR_CLIENT_SECRET: z.string().optional(),
+  POLAR_BASE_URL: optionalUrl,
+  FITBIT_CLIENT_ID: z.string().optional(),
+  FITBIT_CLIENT_SECRET: z.string().optional(),
+  FITBIT_BASE_URL: optionalUrl,
+  GOOGLE_HEALTH_CLIENT_ID: z.string().optional(),
+  GOOGLE_HEALTH_CLIENT_SECRET: z.string().optional(),
+  GOOGLE_HEALTH_BASE_URL: optionalUrl,
+  WHOOP_CLIENT_ID: z.string().optional(),
+  WHOOP_CLIENT_SECRET: z.string().optional(),
+  WHOOP_BASE_URL: optionalUrl,
+  /** Days of history the first sync of a new connection reads. */
+  CONNECTORS_HISTORY_DAYS: z.coerce.number().int().min(1).max(3650).default(90),
+  /** Minutes between background syncs of one connection. */
+  CONNECTORS_SYNC_INTERVAL_MINUTES: z.coerce.number().int().min(5).max(10_080).default(60),
 });
 
 export type Config = z.infer<typeof ConfigSchema> & {

@@ -1,4 +1,4 @@
-import { API, BILLING_API, OAUTH_API } from "@tonus/contract";
+import { API, BILLING_API, NOTIFICATIONS_API, OAUTH_API } from "@tonus/contract";
 
 /**
  * Every route that skips the CSRF check and ignores the session cookie. Such a route must prove the
@@ -21,6 +21,11 @@ export const CSRF_EXEMPT_ROUTES: readonly { method: string; url: string }[] = [
   { method: "POST", url: "/ifttt/v1/triggers/:trigger/fields/:field/options" },
   { method: "POST", url: "/ifttt/v1/triggers/:trigger/fields/:field/validate" },
   { method: "POST", url: "/ifttt/v1/actions/:action" },
+  // The ingest API: the person's API token (`Authorization: Token tok_…`) proves the caller; cookies are ignored.
+  { method: "POST", url: API.ingest },
   // First-party analytics: the public analytics token; it stores pseudonymous events and reads nothing.
   { method: "POST", url: OAUTH_API.analyticsSend },
+  // One-click unsubscribe (RFC 8058) from a mail client: the signed per-person, per-list token in the
+  // query proves the link; it can only turn that list off and never signs anyone in.
+  { method: "POST", url: NOTIFICATIONS_API.unsubscribe },
 ];

@@ -38,3 +38,23 @@ export function translateOptional(
 export function translate(locale: ServerLocale, key: string, params: Record<string, string> = {}): string {
   return translateOptional(locale, key, params) ?? key;
 }
+
+/**
+ * The plural form of `key` for `count` (`key_one`, `key_few`, `key_many`, `key_other`, as the web
+ * catalogues spell them), chosen by the locale's plural rules; `{{count}}` is filled in.
+ */
+export function translatePlural(
+  locale: ServerLocale,
+  key: string,
+  count: number,
+  params: Record<string, string> = {},
+): string {
+  const form = new Intl.PluralRules(locale).select(count);
+  const all = { count: new Intl.NumberFormat(locale).format(count), ...params };
+  return translateOptional(locale, `${key}_${form}`, all) ?? translate(locale, `${key}_other`, all);
+}
+
+/** `language` as a server locale: the newsletter language a profile stores, English when unknown. */
+export function asServerLocale(language: string | null | undefined): ServerLocale {
+  return language === "ru" ? "ru" : "en";
+}

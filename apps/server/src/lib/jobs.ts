@@ -29,6 +29,12 @@ export type JobOptions = Pick<
 > & {
   /** Also run on this cron schedule (UTC, minute resolution), once across all instances. */
   cron?: string;
+  /**
+   * Jobs fetched at once (default 1). A full batch is followed by the next fetch at once instead of after
+   * the polling interval, so a queue of many small jobs (one e-mail each) drains quickly. A failing job
+   * fails, and retries, its whole batch: only for handlers that are idempotent per job.
+   */
+  batchSize?: number;
 };
 
 /**
@@ -82,7 +88,7 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
   let starting: Promise<void> | undefined;
 
   async function ensureQueue(name: string, options: JobOptions): Promise<void> {
-    const { cron: _cron, ...queueOptions } = options;
+    const { cron: _cron, batchSize: _batchSize, ...queueOptions } = options;
     const queue = { ...queueOptions, notify: true };
     if (await boss.getQueue(name)) {
       await boss.updateQueue(name, queue);
@@ -141,10 +147,16 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
       if (opts.work === false || working) return;
       working = true;
       for (const [name, def] of definitions) {
+        const batchSize = def.options.batchSize ?? 1;
         // NOTIFY wakes workers for new jobs; retries and delayed jobs wait for the next poll.
         await boss.work<object>(
           name,
-          { pollingIntervalSeconds: 2, notifyPollingIntervalSeconds: 5 },
+          {
+            pollingIntervalSeconds: 2,
+            notifyPollingIntervalSeconds: 5,
+            batchSize,
+            burstWhenBatchFull: batchSize > 1,
+          },
           async (jobs) => {
             for (const job of jobs) {
               try {

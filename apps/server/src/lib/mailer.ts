@@ -3,13 +3,26 @@ import type { Db } from "../db/client.ts";
 import { mailOutbox } from "../db/schema.ts";
 import type { Logger } from "./logger.ts";
 
-export type Mail = { to: string; subject: string; text: string; html?: string; userId?: string | null };
+/** A picture the HTML part shows inline as `<img src="cid:…">` (mail clients show no SVG or remote images). */
+export type InlineImage = { cid: string; filename: string; contentType: string; content: Buffer };
+
+export type Mail = {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+  userId?: string | null;
+  /** Extra header lines, e.g. `List-Unsubscribe` (RFC 2369) and `List-Unsubscribe-Post` (RFC 8058). */
+  headers?: Record<string, string>;
+  images?: readonly InlineImage[];
+};
 
 export type Mailer = { send(mail: Mail): Promise<void> };
 
 /**
  * Sends through SMTP when `SMTP_URL` is set. Without it (development, personal installs) the message
- * is kept in the `mail_outbox` table, viewable from the dev outbox page, and nothing leaves the machine.
+ * is kept in the `mail_outbox` table, viewable from the dev outbox page, and nothing leaves the machine
+ * (without its extra headers and inline images).
  */
 export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log: Logger }): Mailer {
   const transport = opts.smtpUrl ? nodemailer.createTransport(opts.smtpUrl) : undefined;
@@ -22,6 +35,18 @@ export function createMailer(opts: { db: Db; smtpUrl?: string; from: string; log
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
+          ...(mail.headers ? { headers: mail.headers } : {}),
+          ...(mail.images?.length
+            ? {
+                attachments: mail.images.map((image) => ({
+                  cid: image.cid,
+                  filename: image.filename,
+                  contentType: image.contentType,
+                  content: image.content,
+                  contentDisposition: "inline" as const,
+                })),
+              }
+            : {}),
         });
         return;
       }

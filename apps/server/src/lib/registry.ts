@@ -33,6 +33,11 @@ export type TableSpec = {
   importColumns?: readonly string[];
   /** For `portable` tables: an SQL condition on the candidate row `r` an imported row must meet. */
   importWhere?: string;
+  /**
+   * For the account row (`key: "id"`): import columns an import into an existing account leaves as they
+   * are (its own e-mail and user name), because they identify that account, not the archived one.
+   */
+  identityColumns?: readonly string[];
 };
 
 /** What a section receives: a transaction, the owner, and helpers that need configuration. */
@@ -147,6 +152,52 @@ async function importTable(
     sql`insert into ${ident(table)} (${list})
         select ${picked} from jsonb_populate_recordset(null::${ident(table)}, ${JSON.stringify(forced)}::jsonb) r${where}`,
   );
+}
+
+/** Updates the existing account row from the archived one (allowlisted, non-identity columns only). */
+async function updateOwnerRow(
+  tx: Db,
+  table: string,
+  spec: TableSpec,
+  userId: string,
+  row: Record<string, unknown>,
+) {
+  const key = spec.key ?? "id";
+  const existing = await tableColumns(tx, table);
+  const identity = new Set(spec.identityColumns ?? []);
+  const columns = (spec.importColumns ?? []).filter(
+    (c) => existing.has(c) && c !== key && !identity.has(c) && c in row,
+  );
+  if (columns.length === 0) return;
+  const set = sql.join(
+    columns.map((c) => sql`${ident(c)} = r.${ident(c)}`),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`update ${ident(table)} t set ${set}
+        from jsonb_populate_record(null::${ident(table)}, ${JSON.stringify(row)}::jsonb) r
+        where t.${ident(key)} = ${userId}`,
+  );
+}
+
+/** Rows the person has in each `portable` table (their account row aside). */
+async function portableCounts(tx: Db, registry: UserDataRegistry, userId: string) {
+  const counts: Record<string, number> = {};
+  for (const section of registry.sections) {
+    for (const [table, spec] of Object.entries(section.tables)) {
+      if (spec.policy !== "portable" || spec.key === "id") continue;
+      const r = (await tx.execute(
+        sql`select count(*)::int as n from ${ident(table)} where ${ident(spec.key ?? "user_id")} = ${userId}`,
+      )) as unknown as { rows: { n: number }[] };
+      counts[table] = Number(r.rows[0]?.n ?? 0);
+    }
+  }
+  return counts;
+}
+
+/** How many rows of each portable table the person has (what an archive import brings back). */
+export async function countPortableRows(env: RegistryEnv, userId: string): Promise<Record<string, number>> {
+  return portableCounts(env.db, env.registry, userId);
 }
 
 async function deleteTable(tx: Db, table: string, spec: TableSpec, ctx: RegistryContext) {
@@ -275,11 +326,15 @@ export async function deleteUserData(env: RegistryEnv, userId: string): Promise<
  * tables are read, only their allowlisted columns, and every row's owner is forced to the target user,
  * so an edited archive cannot reach another account or grant itself privileges. One transaction: a bad
  * archive leaves nothing behind.
+ *
+ * `intoExistingAccount`: the account row of `asUserId` exists (the person signed up and restores their
+ * archive): it must hold no data yet (409 `account_not_empty` otherwise, checked under a lock on the
+ * account row), and its profile columns are updated from the archive instead of a row being inserted.
  */
 export async function importUserData(
   env: RegistryEnv,
   input: unknown,
-  opts: { asUserId?: string } = {},
+  opts: { asUserId?: string; intoExistingAccount?: boolean } = {},
 ): Promise<string> {
   const parsed = AccountArchiveSchema.safeParse(input);
   if (!parsed.success) throw new AppError("validation_failed", "Not a Tonus account archive");
@@ -287,12 +342,16 @@ export async function importUserData(
   const userId = opts.asUserId ?? archive.user_id;
   try {
     await inTransaction(env, userId, async (ctx) => {
+      if (opts.intoExistingAccount) await assertEmptyAccount(env.registry, ctx);
       for (const section of env.registry.sections) {
         const data = archive.sections[section.name];
         if (!data) continue;
         for (const [table, spec] of Object.entries(section.tables)) {
           const rows = data.tables[table];
-          if (spec.policy === "portable" && rows) await importTable(ctx.tx, table, spec, userId, rows);
+          if (spec.policy !== "portable" || !rows) continue;
+          if (opts.intoExistingAccount && spec.key === "id") {
+            if (rows[0]) await updateOwnerRow(ctx.tx, table, spec, userId, rows[0]);
+          } else await importTable(ctx.tx, table, spec, userId, rows);
         }
         if (section.importExtra) await section.importExtra(ctx, data);
       }
@@ -308,4 +367,26 @@ export async function importUserData(
     throw error;
   }
   return userId;
+}
+
+async function assertEmptyAccount(registry: UserDataRegistry, ctx: RegistryContext): Promise<void> {
+  const owner = registry.sections
+    .flatMap((s) => Object.entries(s.tables))
+    .find(([, spec]) => spec.policy === "portable" && spec.key === "id");
+  if (owner) {
+    const r = (await ctx.tx.execute(
+      sql`select 1 from ${ident(owner[0])} where id = ${ctx.userId} for update`,
+    )) as unknown as { rows: unknown[] };
+    if (r.rows.length === 0) throw new AppError("not_found", "Not found");
+  }
+  const counts = await portableCounts(ctx.tx, registry, ctx.userId);
+  const filled = Object.entries(counts)
+    .filter(([, n]) => n > 0)
+    .map(([table]) => table);
+  if (filled.length > 0)
+    throw new AppError(
+      "account_not_empty",
+      "This account already holds data: an archive can be imported only into an empty account",
+      { tables: filled },
+    );
 }

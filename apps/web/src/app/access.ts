@@ -1,4 +1,4 @@
-import type { UserType } from "@tonus/contract";
+import { REFERRAL_QUERY_PARAM, type UserType } from "@tonus/contract";
 import { getHashRedirectTarget, safeRedirectTarget } from "../shared/navigation/safe-redirect.ts";
 import { findRoute, type RouteRow } from "./routes.ts";
 
@@ -71,7 +71,11 @@ export function decideRoute(situation: Situation): Decision {
       if (isSignedIn) return { kind: "navigate", to: destination ?? HOME_PATH };
       return {
         kind: "navigate",
-        to: withQuery(REGISTRATION_PATH, { destination: destination ?? HOME_PATH }),
+        // A referral link's code rides along to the registration page.
+        to: withQuery(REGISTRATION_PATH, {
+          destination: destination ?? HOME_PATH,
+          [REFERRAL_QUERY_PARAM]: query.get(REFERRAL_QUERY_PARAM) ?? undefined,
+        }),
       };
   }
 

@@ -76,6 +76,14 @@ export const ROUTES: readonly RouteRow[] = [
     load: () => import("../features/profile/UnitsPage.tsx"),
   },
   {
+    path: "/user/notifications",
+    access: "auth",
+    layout: "full",
+    titleKey: "notifications.title",
+    hasSideMenu: true,
+    load: () => import("../features/notifications/NotificationsPage.tsx"),
+  },
+  {
     path: "/privacy-policy",
     access: "open",
     layout: "full",
@@ -100,8 +108,8 @@ export const ROUTES: readonly RouteRow[] = [
     path: "/dashboard",
     access: "free",
     layout: "full",
-    titleKey: "home.title",
-    load: () => import("../features/home/HomePage.tsx"),
+    titleKey: "dashboard.title",
+    load: () => import("../features/dashboard/DashboardPage.tsx"),
   },
   {
     path: "/error",
@@ -339,6 +347,44 @@ export const ROUTES: readonly RouteRow[] = [
     layout: "full",
     titleKey: "account_delete.finished_title",
     load: () => import("../features/account/AccountDeletedPage.tsx"),
+  },
+  {
+    path: "/referral",
+    access: "auth",
+    layout: "full",
+    titleKey: "referral.title",
+    hasSideMenu: true,
+    load: () => import("../features/referral/ReferralPage.tsx"),
+  },
+  {
+    // Spec §2: exact paths (a pattern segment matches one segment only); the -mobile-back variants are what
+    // the mobile app opens, without header or footer (app/layout/chrome.ts).
+    path: "/data-sources",
+    access: "auth",
+    layout: "full",
+    titleKey: "sources.title",
+    load: () => import("../features/sources/DataSourcesPage.tsx"),
+  },
+  {
+    path: "/data-sources/:sourceSlug",
+    access: "auth",
+    layout: "full",
+    titleKey: "sources.source_title",
+    load: () => import("../features/sources/SourcePage.tsx"),
+  },
+  {
+    path: "/data-sources-mobile-back",
+    access: "auth",
+    layout: "full",
+    titleKey: "sources.title",
+    load: () => import("../features/sources/DataSourcesPage.tsx"),
+  },
+  {
+    path: "/data-sources-mobile-back/:sourceSlug",
+    access: "auth",
+    layout: "full",
+    titleKey: "sources.source_title",
+    load: () => import("../features/sources/SourcePage.tsx"),
   },
   {
     path: "/share-measurement",

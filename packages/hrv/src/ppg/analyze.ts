@@ -16,6 +16,12 @@ const MIN_FRAME_RATE_HZ = 10;
 /** More frames than this at the exact extreme value means the camera saturated (`clipped_signal`). */
 const MAX_CLIPPED_SHARE = 0.05;
 const FRAME_GAP_MS = 250;
+/**
+ * A hole of at least two missing frames (a step over 2.5 frames) hides a peak's shape: a pulse whose
+ * peak falls in or next to one is timed 10–90 ms off (measured on nk_bio_resting_5min: one missing frame
+ * moves a peak by ≤ 4 ms, two by ~11, three by ~21, six by ~42 ms median), far beyond rMSSD's scale.
+ */
+const HOLE_STEPS = 2.5;
 // Elgendi 2013 band: 0.5–8 Hz keeps the systolic peak's shape; the high-pass also removes drift.
 const BAND_LOW_HZ = 0.5;
 const BAND_HIGH_HZ = 8;
@@ -67,6 +73,7 @@ function emptyResult(issues: PpgIssue[], sampleRateHz: number): PpgAnalysis {
     beats: [],
     ppMs: [],
     ppUsable: [],
+    ppTimed: [],
     goodShare: 0,
     fingerPresent: false,
     badSegments: [],
@@ -124,16 +131,21 @@ function metrics(ppMs: number[], usable: boolean[]): { hrBpm?: number; rmssdMs?:
  * badly overstated). Each pulse gets a quality 0–1 by correlation with the average pulse (template
  * matching, Orphanidou et al. 2015); an interval is usable when both its pulses reach 0.8 and it is
  * within 20 % of the median of the 11 intervals around it, which removes missed pulses, extra pulses
- * and ectopic beats. Runs of unusable intervals are returned as `badSegments`.
+ * and ectopic beats. An interval is also unusable, and not even timed (`ppTimed` false), when one of its
+ * pulses peaks in or next to a hole of two or more missing frames, or when it spans a hole of more than
+ * 250 ms: its length would come from interpolated signal. Runs of unusable intervals are returned as
+ * `badSegments`.
  *
  * Output: `hrBpm` = 60000 / mean usable interval and `rmssdMs` over successive usable intervals. When
  * fewer than 70 % of intervals are usable the numbers are left out and `poor_signal` is reported (with
  * `no_finger` below 30 %, i.e. no pulse wave). Dirty input never throws: non-finite values and
  * out-of-order timestamps are dropped (`dropped_frames`), recordings under 10 s give `too_short`,
  * under 10 fps `low_frame_rate`, over an hour `too_long`; more than 5 % of frames stuck at the
- * extreme value give `clipped_signal` (a saturated camera); intervals that span a hole of more than
- * 250 ms in the frame times are unusable (`frame_gaps`). The full interval series (`ppMs`,
- * `ppUsable`) is returned so that the RR analysis can apply its own artifact correction.
+ * extreme value give `clipped_signal` (a saturated camera); holes of two or more missing frames are
+ * counted in `frame_gaps`. The full interval series (`ppMs`, `ppUsable`, `ppTimed`) is returned so that
+ * the RR analysis can apply its own artifact correction. (Leaving the untimed intervals out instead
+ * was measured to be no better: the intervals either side of a removed one then follow each other, and
+ * with many removed those joins overstate rMSSD as much as the guessed timings do.)
  */
 export function analyzePpg(
   samples: ArrayLike<number>,
@@ -161,7 +173,12 @@ export function analyzePpg(
   }
   const stepMs = medianOf(dts);
   const fs = 1000 / stepMs;
-  if (gaps.length > 0) issues.push({ code: "frame_gaps", count: gaps.length });
+  const holes: PpgBadSegment[] = [];
+  for (let i = 1; i < times.length; i++) {
+    if ((dts[i - 1] ?? 0) > HOLE_STEPS * stepMs)
+      holes.push({ startMs: times[i - 1] ?? 0, endMs: times[i] ?? 0 });
+  }
+  if (holes.length > 0) issues.push({ code: "frame_gaps", count: holes.length });
   if (fs < MIN_FRAME_RATE_HZ) {
     issues.push({ code: "low_frame_rate" }, { code: "poor_signal", goodShare: 0 });
     return emptyResult(issues, fs);
@@ -185,12 +202,15 @@ export function analyzePpg(
   const ppMs: number[] = [];
   for (let i = 1; i < beatTimes.length; i++) ppMs.push((beatTimes[i] ?? 0) - (beatTimes[i - 1] ?? 0));
   const ppUsable = usableIntervals(ppMs, quality);
-  // An interval that spans a hole in the frames was timed on interpolated signal.
-  for (const gap of gaps) {
-    for (let i = 0; i < ppMs.length; i++) {
-      if ((beatTimes[i] ?? 0) < gap.endMs && (beatTimes[i + 1] ?? 0) > gap.startMs) ppUsable[i] = false;
-    }
-  }
+  // A pulse whose peak lies in a hole (± a frame) was timed on interpolated signal; an interval that
+  // spans a long hole may hide a whole pulse. Neither interval's length is known.
+  const isUntimed = beatTimes.map((t) => holes.some((h) => t > h.startMs - stepMs && t < h.endMs + stepMs));
+  const ppTimed = ppMs.map((_, i) => {
+    const start = beatTimes[i] ?? 0;
+    const end = beatTimes[i + 1] ?? 0;
+    return !isUntimed[i] && !isUntimed[i + 1] && !gaps.some((g) => start < g.endMs && end > g.startMs);
+  });
+  for (let i = 0; i < ppMs.length; i++) if (!ppTimed[i]) ppUsable[i] = false;
   const usableCount = ppUsable.filter(Boolean).length;
   // Judge the share by time, not count: a flat stretch with no beats is one long interval.
   let usableMs = 0;
@@ -201,6 +221,7 @@ export function analyzePpg(
     beats,
     ppMs,
     ppUsable,
+    ppTimed,
     goodShare,
     fingerPresent,
     badSegments: badSegments(beatTimes, ppUsable),

@@ -4,7 +4,10 @@ export type PpgIssueCode =
   | "length_mismatch"
   /** Frames with a non-finite value or a timestamp not after the previous one were dropped (`count`). */
   | "dropped_frames"
-  /** Frame times have holes longer than 250 ms (`count`); intervals spanning them are not used. */
+  /**
+   * Frame times have holes of two or more missing frames (`count`): pulses peaking in one, and intervals
+   * spanning one longer than 250 ms, are not timed (`ppTimed`) and not used.
+   */
   | "frame_gaps"
   /** Frame rate below 10 fps: too coarse to time beats; no beats are reported. */
   | "low_frame_rate"
@@ -49,8 +52,13 @@ export interface PpgAnalysis {
   beats: PpgBeat[];
   /** Pulse-to-pulse intervals, ms (beats[i+1] − beats[i]), as detected. */
   ppMs: number[];
-  /** For each `ppMs` entry: true when both pulses are good and the interval fits its neighbours. */
+  /** For each `ppMs` entry: true when both pulses are good, it is timed and it fits its neighbours. */
   ppUsable: boolean[];
+  /**
+   * For each `ppMs` entry: false when its length is not known because frames were missing where it was
+   * timed (a pulse peaking in a hole of two or more frames, or a hole over 250 ms inside it).
+   */
+  ppTimed: boolean[];
   /** Mean heart rate over the usable intervals, beats/min (60000 / mean usable PP); absent with `poor_signal`. */
   hrBpm?: number;
   /** rMSSD over successive usable intervals, ms; absent with `poor_signal`. */

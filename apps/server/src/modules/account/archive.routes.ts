@@ -1,9 +1,12 @@
-import { ARCHIVE_API, ArchiveStatusSchema } from "@tonus/contract";
+import fs from "node:fs/promises";
+import { ARCHIVE_API, ArchiveImportResponseSchema, ArchiveStatusSchema } from "@tonus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
+import { writeAudit } from "../../lib/audit.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { importArchiveFile, removeStaleUploads } from "./archive.import.ts";
 import {
   ARCHIVE_RETRIES,
   archiveStatus,
@@ -12,10 +15,14 @@ import {
   packArchive,
   requestArchive,
 } from "./archive.service.ts";
+import { receiveArchiveUpload } from "./archive.upload.ts";
 
 const ParamsSchema = z.object({ id: z.uuid() });
 
-/** Data-export archive (spec §4, §9): request → packing (a job) → ready to download for 24 hours. */
+/**
+ * Data-export archive (spec §4, §9): request → packing (a job) → ready to download for 24 hours; and its
+ * import into an empty account.
+ */
 export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): void {
   const job = ctx.services.jobs.defineJob<{ archiveId: string }>(
     "account.archive",
@@ -24,9 +31,14 @@ export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): vo
     },
     { retryLimit: ARCHIVE_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 },
   );
-  ctx.services.jobs.defineJob("account.archive-expiry", async () => expireArchives(ctx), {
-    cron: "41 * * * *",
-  });
+  ctx.services.jobs.defineJob(
+    "account.archive-expiry",
+    async () => {
+      await expireArchives(ctx);
+      await removeStaleUploads(ctx.config.filesDir);
+    },
+    { cron: "41 * * * *" },
+  );
 
   const r = app.withTypeProvider<ZodTypeProvider>();
   r.get(
@@ -38,6 +50,21 @@ export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): vo
     ARCHIVE_API.archive,
     { config: { access: "user" }, schema: { response: { 200: ArchiveStatusSchema } } },
     async (request) => requestArchive(ctx, job, requireUserId(request)),
+  );
+  r.post(
+    ARCHIVE_API.import,
+    { config: { access: "user" }, schema: { response: { 200: ArchiveImportResponseSchema } } },
+    async (request) => {
+      const userId = requireUserId(request);
+      const file = await receiveArchiveUpload(request, ctx.config.filesDir);
+      try {
+        const result = await importArchiveFile(ctx, userId, file);
+        await writeAudit(ctx.database.db, { action: "account.imported", userId, request });
+        return result;
+      } finally {
+        await fs.rm(file, { force: true });
+      }
+    },
   );
   r.get(
     ARCHIVE_API.download,

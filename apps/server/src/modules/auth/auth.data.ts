@@ -3,7 +3,8 @@ import type { UserDataSection } from "../../lib/registry.ts";
 /**
  * The account row and its credentials. The `users` row travels (profile fields only: never the password
  * hash, role, billing state or customer override, which an edited archive must not be able to set);
- * sessions, API tokens and one-time codes are secrets and only ever deleted.
+ * imported into an existing account it keeps that account's e-mail, user name and creation time.
+ * Sessions, API tokens and one-time codes are secrets and only ever deleted.
  */
 export const accountDataSection: UserDataSection = {
   name: "account",
@@ -27,6 +28,7 @@ export const accountDataSection: UserDataSection = {
         "is_android_user",
         "created_at",
       ],
+      identityColumns: ["email", "username", "created_at"],
     },
     sessions: { policy: "credentials" },
     api_tokens: { policy: "credentials" },

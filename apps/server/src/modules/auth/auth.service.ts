@@ -1,4 +1,5 @@
 import type { RegisterRequest, SigninRequest } from "@tonus/contract";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
@@ -10,6 +11,7 @@ import {
   verifyPassword,
 } from "../../lib/passwords.ts";
 import { hitRateLimit } from "../../lib/rate-limit.ts";
+import { recordReferral } from "../referral/referral.service.ts";
 import { findUserByEmail, findUserById, insertUser, updatePasswordHash } from "./auth.repo.ts";
 
 const HOUR_MS = 3_600_000;
@@ -27,12 +29,22 @@ export async function registerUser(
 ): Promise<string> {
   assertPasswordAllowed(input.password);
   const passwordHash = await hashPassword(input.password);
-  const userId = await insertUser(ctx.database.db, {
-    email: input.email,
-    passwordHash,
-    name: input.name ?? "",
-    timezone: input.timezone ?? "UTC",
-    language: input.language ?? defaults.language,
+  // The account and the referral credit (link or invitation) commit together.
+  const userId = await ctx.database.db.transaction(async (tx) => {
+    const id = await insertUser(tx as unknown as Db, {
+      email: input.email,
+      passwordHash,
+      name: input.name ?? "",
+      timezone: input.timezone ?? "UTC",
+      language: input.language ?? defaults.language,
+    });
+    if (id)
+      await recordReferral(tx as unknown as Db, {
+        userId: id,
+        email: input.email,
+        code: input.referral_code,
+      });
+    return id;
   });
   if (!userId) throw new AppError("email_taken", "An account with this email already exists");
   return userId;

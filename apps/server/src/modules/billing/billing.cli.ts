@@ -5,12 +5,13 @@ import type { Db } from "../../db/client.ts";
 import { openDatabase } from "../../db/client.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "../../db/lock.ts";
 import { billingCoupons, billingProducts } from "../../db/schema.ts";
-import { loadConfig } from "../../lib/config.ts";
+import { type Config, loadConfig } from "../../lib/config.ts";
+import { REFERRAL_COMMANDS, REFERRAL_USAGE, referralCommand } from "../referral/referral.cli.ts";
 import { DEFAULT_PLANS, importPlans, PlanFileSchema } from "./plans.ts";
 
 /**
  * The operator's billing commands (`npm run cli -- plans-import FILE`, …): plans from a JSON file and
- * promo codes, without touching code. Documented in README (Billing).
+ * promo codes and the referral reward, without touching code. Documented in docs/billing.md.
  */
 export const BILLING_USAGE = `plans-import FILE       make the plans those of FILE (JSON, see docs/billing-plans.example.json);
                           products left out stop being sold, their subscribers keep them
@@ -19,7 +20,8 @@ export const BILLING_USAGE = `plans-import FILE       make the plans those of FI
   coupon-add CODE PERCENT [--product SLUG] [--max N] [--expires YYYY-MM-DD]
                           a promo code for PERCENT % off (any plan, or one plan slug)
   coupon-disable CODE     stop a promo or gift code
-  coupon-list             every code with its use count`;
+  coupon-list             every code with its use count
+  ${REFERRAL_USAGE}`;
 
 const COMMANDS = new Set([
   "plans-import",
@@ -31,7 +33,7 @@ const COMMANDS = new Set([
 ]);
 
 export function isBillingCommand(command: string | undefined): boolean {
-  return command !== undefined && COMMANDS.has(command);
+  return command !== undefined && (COMMANDS.has(command) || REFERRAL_COMMANDS.has(command));
 }
 
 type Result = { code: 0 | 1 | 2; out: string };
@@ -41,8 +43,16 @@ function flag(args: string[], name: string): string | undefined {
   return i >= 0 ? args[i + 1] : undefined;
 }
 
-export async function billingCommand(db: Db, argv: string[]): Promise<Result> {
+export async function billingCommand(
+  db: Db,
+  argv: string[],
+  config: Pick<Config, "REFERRAL_REWARD_DAYS" | "REFERRAL_REWARD_MAX"> = {
+    REFERRAL_REWARD_DAYS: 30,
+    REFERRAL_REWARD_MAX: 12,
+  },
+): Promise<Result> {
   const [command, ...args] = argv;
+  if (command !== undefined && REFERRAL_COMMANDS.has(command)) return referralCommand(db, argv, config);
   switch (command) {
     case "plans-import": {
       const file = args[0];
@@ -168,7 +178,7 @@ export async function runBillingCli(argv: string[]): Promise<number> {
     pgliteDir: path.join(config.DATA_DIR, "pgdata"),
   });
   try {
-    const result = await billingCommand(database.db, argv);
+    const result = await billingCommand(database.db, argv, config);
     (result.code === 0 ? process.stdout : process.stderr).write(
       `${result.code === 0 ? "" : "tonus: "}${result.out}\n`,
     );

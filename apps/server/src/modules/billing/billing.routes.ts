@@ -29,6 +29,7 @@ import type { AppContext } from "../../lib/context.ts";
 import { pickLocale } from "../../lib/i18n.ts";
 import { billingDataSection } from "./billing.data.ts";
 import {
+  assertCouponCheckAllowed,
   type BillingDeps,
   cancelSubscription,
   checkCoupon,
@@ -135,7 +136,10 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
       config: { access: "user" },
       schema: { body: CouponCheckRequestSchema, response: { 200: CouponCheckResponseSchema } },
     },
-    async (request) => checkCoupon(ctx.database.db, request.body, localeOf(request)),
+    async (request) => {
+      await assertCouponCheckAllowed(deps, { userId: requireUserId(request), ip: request.ip });
+      return checkCoupon(ctx.database.db, request.body, localeOf(request));
+    },
   );
 
   r.post(
@@ -145,6 +149,7 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
       const userId = requireUserId(request);
       const key = idempotencyKeyOf(request);
       requireBilling();
+      if (request.body.coupon) await assertCouponCheckAllowed(deps, { userId, ip: request.ip });
       return pay(deps, userId, request.body, localeOf(request), key);
     },
   );

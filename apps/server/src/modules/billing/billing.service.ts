@@ -23,6 +23,7 @@ import {
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { type ServerLocale, translate } from "../../lib/i18n.ts";
+import { hitRateLimit } from "../../lib/rate-limit.ts";
 import type { PaymentProvider, PaymentResult } from "./provider.ts";
 import { ProviderError } from "./provider.ts";
 
@@ -38,6 +39,9 @@ type TransactionRow = typeof billingTransactions.$inferSelect;
 export function currencyFor(locale: ServerLocale): Currency {
   return locale === "ru" ? "RUB" : "USD";
 }
+
+/** The `provider` of a subscription that is a credit of free days (a referral reward), not a purchase. */
+export const CREDIT_PROVIDER = "referral";
 
 /** A subscription that entitles its owner right now: paid period not over, not expired or failed. */
 const ENTITLING = ["active", "cancelled"];
@@ -140,6 +144,25 @@ function discounted(amount: number, percentOff: number): number {
   return Math.round((amount * (100 - percentOff)) / 100);
 }
 
+/**
+ * Promo and gift codes can be guessed by trying them: coupon checks (and payments naming a coupon) are
+ * limited to this many an hour per account and per IP (RELIABILITY L5).
+ */
+export const COUPON_CHECKS_PER_HOUR = 20;
+
+export async function assertCouponCheckAllowed(
+  deps: Pick<BillingDeps, "database">,
+  input: { userId: string; ip: string },
+): Promise<void> {
+  for (const key of [`coupon:account:${input.userId}`, `coupon:ip:${input.ip}`]) {
+    const state = await hitRateLimit(deps.database.query, { key, windowMs: 3_600_000 });
+    if (state.count > COUPON_CHECKS_PER_HOUR)
+      throw new AppError("rate_limited", "Too many attempts, try again later", {
+        retryAfterS: state.retryAfterS,
+      });
+  }
+}
+
 export async function checkCoupon(
   db: Db,
   body: { productId: number; coupon: string },
@@ -188,6 +211,7 @@ function payResponse(tx: TransactionRow, result?: PaymentResult, gift = false): 
     transaction_id: tx.id,
     payment_intent: tx.providerIntent,
     action_url: tx.status === "requires_action" ? (result?.actionUrl ?? null) : null,
+    client_secret: tx.status === "requires_action" ? (result?.clientSecret ?? null) : null,
     gift,
   };
 }
@@ -477,6 +501,7 @@ export async function fulfil(deps: BillingDeps, txId: string, result: PaymentRes
         updatedAt: now,
       })
       .where(eq(billingTransactions.id, tx.id));
+    await emitPaymentSucceeded(deps, txDb as unknown as Db, { ...tx, productSlug: product.slug });
   });
   const mail = giftMail as { to: string; code: string; userId: string; locale: ServerLocale } | null;
   if (mail) {
@@ -487,6 +512,35 @@ export async function fulfil(deps: BillingDeps, txId: string, result: PaymentRes
       text: translate(mail.locale, "mail.gift.body", { code: mail.code }),
     });
   }
+}
+
+/** The event a confirmed payment announces (referral rewards listen), in the payment's transaction. */
+export const PAYMENT_SUCCEEDED_EVENT = "billing.payment_succeeded";
+export type PaymentSucceededPayload = {
+  transactionId: string;
+  kind: string;
+  amount: number;
+  currency: string;
+  productSlug: string;
+};
+
+async function emitPaymentSucceeded(
+  deps: Pick<BillingDeps, "services">,
+  txDb: Db,
+  tx: Pick<TransactionRow, "id" | "userId" | "kind" | "amount" | "currency"> & { productSlug: string },
+) {
+  const payload: PaymentSucceededPayload = {
+    transactionId: tx.id,
+    kind: tx.kind,
+    amount: tx.amount,
+    currency: tx.currency,
+    productSlug: tx.productSlug,
+  };
+  await deps.services.events.emitEvent(txDb, {
+    type: PAYMENT_SUCCEEDED_EVENT,
+    userId: tx.userId,
+    payload,
+  });
 }
 
 export async function listTransactions(
@@ -550,7 +604,10 @@ export async function listPurchases(db: Db, userId: string, locale: ServerLocale
       product_id: p.id,
       product_slug: p.slug,
       plan: p.plan as Purchase["plan"],
-      title: p.title[locale] ?? p.title.en ?? p.slug,
+      title:
+        s.provider === CREDIT_PROVIDER
+          ? translate(locale, "billing.referral_credit")
+          : (p.title[locale] ?? p.title.en ?? p.slug),
       state: purchaseState(s, p),
       provider: s.provider,
       next_payment: s.status === "active" && s.renews ? (s.currentPeriodEnd?.toISOString() ?? null) : null,
@@ -693,6 +750,7 @@ export async function renewDue(
           })
           .where(eq(subscriptions.id, s.id));
         await txDb.update(users).set({ billingStatus: "active" }).where(eq(users.id, s.userId));
+        await emitPaymentSucceeded(deps, txDb as unknown as Db, { ...tx, productSlug: p.slug });
       });
       renewed++;
     } else {

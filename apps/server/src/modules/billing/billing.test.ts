@@ -34,7 +34,8 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
   let client: TestClient;
 
   beforeAll(async () => {
-    app = await buildTestApp(await getTestDatabase(backend));
+    // As if behind a trusted proxy, so tests can give requests client addresses through X-Forwarded-For.
+    app = await buildTestApp(await getTestDatabase(backend), { TRUST_PROXY: "true" });
   });
   afterAll(() => app.close());
   beforeEach(async () => {
@@ -266,6 +267,37 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
     expect((await second.post(BILLING_API.couponCheck, { productId: id, coupon: "SPRING" })).statusCode).toBe(
       400,
     );
+  });
+
+  it("limits coupon checks, and payments naming a coupon, to 20 an hour per account and per IP (L5)", async () => {
+    const id = await productId("monthly-subscription");
+    const from = (
+      c: TestClient,
+      ip: string,
+      body: Record<string, unknown>,
+      url: string = BILLING_API.couponCheck,
+    ) => c.post(url, { productId: id, ...body }, { "x-forwarded-for": ip });
+    for (let i = 0; i < 19; i++)
+      expect((await from(client, "203.0.113.9", { coupon: `GUESS${i}` })).statusCode).toBe(400);
+    const payWithCoupon = await from(
+      client,
+      "203.0.113.9",
+      { coupon: "GUESS-PAY", stripeToken: await token(CARD_OK) },
+      BILLING_API.pay,
+    );
+    expect(payWithCoupon.statusCode).toBe(400);
+    const over = await from(client, "203.0.113.9", { coupon: "GUESS-LAST" });
+    expect(over.statusCode).toBe(429);
+    expect(over.json().code).toBe("rate_limited");
+    // The account is limited wherever it calls from; another account on that IP as well.
+    expect((await from(client, "198.51.100.1", { coupon: "X" })).statusCode).toBe(429);
+    const other = (await createTestUser(app.ctx.database)).client(app);
+    expect((await from(other, "203.0.113.9", { coupon: "X" })).statusCode).toBe(429);
+    expect((await from(other, "198.51.100.2", { coupon: "X" })).statusCode).toBe(400);
+    // Paying without a coupon is not a guess.
+    expect(
+      (await from(client, "198.51.100.1", { stripeToken: await token(CARD_OK) }, BILLING_API.pay)).statusCode,
+    ).toBe(200);
   });
 
   it("keeps a cancelled subscription until its period ends, then the user is free again", async () => {

@@ -100,6 +100,7 @@ async function settle(
       status: "requires_action",
       payment_intent: result.intentId,
       action_url: result.actionUrl ?? null,
+      client_secret: result.clientSecret ?? null,
       card: null,
     };
   }
@@ -108,7 +109,13 @@ async function settle(
     await deps.provider.refund(result.intentId, `tonus-verify-refund-${tx.id}`);
     await set({ status: "refunded" });
   }
-  return { status: "verified", payment_intent: result.intentId, action_url: null, card: result.card ?? null };
+  return {
+    status: "verified",
+    payment_intent: result.intentId,
+    action_url: null,
+    client_secret: null,
+    card: result.card ?? null,
+  };
 }
 
 /** Reconciliation: a verification charged but not yet refunded (a crash in between) is refunded now. */

@@ -13,6 +13,8 @@ export type PaymentResult = {
   status: "succeeded" | "requires_action" | "processing" | "failed" | "refunded";
   /** Where the customer confirms (3-D Secure) when `requires_action`. */
   actionUrl?: string;
+  /** Stripe's client secret of the intent when `requires_action`: Stripe.js confirms with it on the page. */
+  clientSecret?: string;
   failureMessage?: string;
   card?: Card;
   /** A reusable payment method for renewals (off-session charges). */

@@ -14,6 +14,7 @@ export type StripeOptions = { secretKey: string; apiUrl?: string };
 type StripeIntent = {
   id: string;
   status: string;
+  client_secret?: string | null;
   customer?: string | { id: string } | null;
   payment_method?:
     | string
@@ -56,6 +57,7 @@ function toResult(intent: StripeIntent, customer?: string): PaymentResult {
         ...base,
         status: "requires_action",
         actionUrl: intent.next_action?.redirect_to_url?.url ?? "",
+        ...(intent.client_secret ? { clientSecret: intent.client_secret } : {}),
       };
     case "processing":
     case "requires_confirmation":

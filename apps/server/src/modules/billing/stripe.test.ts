@@ -1,137 +1,27 @@
-import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { BILLING_API, type Product } from "@tonus/contract";
 import { eq } from "drizzle-orm";
+import fc from "fast-check";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { billingEvents, billingTransactions, subscriptions } from "../../db/schema.ts";
+import { billingEvents, billingTransactions, referrals, subscriptions } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
+import { fakeStripe, type Intent, WEBHOOK_SECRET } from "../../test/stripe-fake.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
+import { reconcilePending } from "./billing.service.ts";
 import { seedDefaultPlans } from "./plans.ts";
+import { StripeProvider } from "./stripe.provider.ts";
+
+const HEAVY = Boolean(process.env.TONUS_HEAVY);
 
 /**
- * The Stripe provider against a local HTTP server that answers as Stripe's API does. What is mocked: Stripe
- * itself (its API is outside this machine). The answers are written from Stripe's documented formats
- * (https://docs.stripe.com/api/payment_intents/object, /api/errors, /api/idempotent_requests) for Stripe's
- * documented test PaymentMethods pm_card_visa, pm_card_chargeDeclined and pm_card_authenticationRequired.
- * The SDK, our code and the webhook signatures are real: signatures are computed with Stripe's own
- * `webhooks.generateTestHeaderString` and a test secret.
+ * The Stripe provider against a local stand-in for Stripe's API (test/stripe-fake.ts says what is mocked
+ * and from which documented formats its answers are written). The SDK, our code and the webhook
+ * signatures are real.
  */
-const WEBHOOK_SECRET = "whsec_test_tonus_secret";
-type Intent = Record<string, unknown> & { id: string; status: string };
-
-function fakeStripe() {
-  const intents = new Map<string, Intent>();
-  const keys = new Map<string, { params: string; status: number; body: unknown }>();
-  const calls: { method: string; path: string; key: string | undefined; params: URLSearchParams }[] = [];
-  let n = 0;
-  const card = { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 };
-  const server = http.createServer((req, res) => {
-    let raw = "";
-    req.on("data", (d: Buffer) => (raw += d.toString()));
-    req.on("end", () => {
-      const url = new URL(req.url ?? "/", "http://stripe.local");
-      const params = new URLSearchParams(raw || url.search);
-      const key = req.headers["idempotency-key"] as string | undefined;
-      calls.push({ method: req.method ?? "", path: url.pathname, key, params });
-      const send = (status: number, body: unknown) => {
-        res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++n}` });
-        res.end(JSON.stringify(body));
-      };
-      const expandPm = (intent: Intent) =>
-        params.getAll("expand[]").concat(params.getAll("expand[0]")).includes("payment_method")
-          ? { ...intent, payment_method: { id: intent.payment_method, object: "payment_method", card } }
-          : intent;
-      if (req.method === "POST" && key) {
-        const seen = keys.get(key);
-        if (seen && seen.params !== raw)
-          return send(400, {
-            error: {
-              type: "idempotency_error",
-              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
-            },
-          });
-        if (seen) return send(seen.status, seen.body);
-      }
-      const remember = (status: number, body: unknown) => {
-        if (req.method === "POST" && key) keys.set(key, { params: raw, status, body });
-        send(status, body);
-      };
-      if (req.method === "POST" && url.pathname === "/v1/customers")
-        return remember(200, { id: `cus_${++n}`, object: "customer", metadata: {} });
-      if (req.method === "POST" && url.pathname === "/v1/payment_intents") {
-        const pm = params.get("payment_method") ?? "";
-        const intent: Intent = {
-          id: `pi_${++n}`,
-          object: "payment_intent",
-          amount: Number(params.get("amount")),
-          currency: params.get("currency"),
-          customer: params.get("customer"),
-          payment_method: pm,
-          metadata: { tonus_transaction: params.get("metadata[tonus_transaction]") },
-          status: "succeeded",
-          last_payment_error: null,
-          next_action: null,
-        };
-        if (pm === "pm_card_chargeDeclined") {
-          intent.status = "requires_payment_method";
-          intent.last_payment_error = {
-            type: "card_error",
-            code: "card_declined",
-            message: "Your card was declined.",
-          };
-          intents.set(intent.id, intent);
-          return remember(402, {
-            error: {
-              type: "card_error",
-              code: "card_declined",
-              decline_code: "generic_decline",
-              message: "Your card was declined.",
-              payment_intent: intent,
-            },
-          });
-        }
-        if (pm === "pm_card_authenticationRequired") {
-          intent.status = "requires_action";
-          intent.next_action = { type: "use_stripe_sdk", use_stripe_sdk: {} };
-        }
-        intents.set(intent.id, intent);
-        return remember(200, expandPm(intent));
-      }
-      const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
-      if (req.method === "GET" && match) {
-        const intent = intents.get(match[1] ?? "");
-        if (!intent)
-          return send(404, {
-            error: {
-              type: "invalid_request_error",
-              code: "resource_missing",
-              message: "No such payment_intent",
-            },
-          });
-        return send(200, expandPm(intent));
-      }
-      if (req.method === "POST" && url.pathname === "/v1/refunds")
-        return remember(200, {
-          id: `re_${++n}`,
-          object: "refund",
-          payment_intent: params.get("payment_intent"),
-          status: "succeeded",
-        });
-      send(404, {
-        error: {
-          type: "invalid_request_error",
-          message: `Unrecognized request URL (${req.method}: ${url.pathname})`,
-        },
-      });
-    });
-  });
-  return { server, intents, calls };
-}
-
 describe.each(BACKENDS)("the Stripe provider on %s (Stripe's API answered locally)", (backend) => {
   const fake = fakeStripe();
   let app: App;
@@ -228,6 +118,8 @@ describe.each(BACKENDS)("the Stripe provider on %s (Stripe's API answered locall
       })
     ).json();
     expect(pay).toMatchObject({ status: "requires_action" });
+    // What Stripe.js's handleNextAction needs on the page.
+    expect(pay.client_secret).toBe(`${pay.payment_intent}_secret_${pay.payment_intent.slice(3)}`);
     const intent = fake.intents.get(pay.payment_intent);
     if (!intent) throw new Error("intent not at the fake Stripe");
     // The customer confirms with Stripe.js; Stripe now holds the intent as succeeded.
@@ -290,5 +182,65 @@ describe.each(BACKENDS)("the Stripe provider on %s (Stripe's API answered locall
       .from(billingTransactions)
       .where(eq(billingTransactions.userId, user.userId));
     expect(tx?.status).toBe("requires_action");
+  });
+  it("credits the referral reward exactly once, however the confirmations of the friend's payment arrive (P2)", {
+    timeout: HEAVY ? 600_000 : 120_000,
+  }, async () => {
+    const referrer = await createTestUser(app.ctx.database);
+    const deps = {
+      ...app.ctx,
+      provider: new StripeProvider({ secretKey: "sk_test_tonus", apiUrl: app.ctx.config.STRIPE_API_URL }),
+    };
+    const step = fc.constantFrom("webhook", "webhook-again", "charge-event", "page", "reconcile", "dispatch");
+    let friends = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 10 }), async (steps) => {
+        const friend = await createTestUser(app.ctx.database);
+        await app.ctx.database.db
+          .insert(referrals)
+          .values({ userId: friend.userId, referrerId: referrer.userId, via: "link" });
+        friends++;
+        const client = friend.client(app);
+        const pay = (
+          await client.post(BILLING_API.pay, {
+            productId: await monthlyId(),
+            stripeToken: "pm_card_authenticationRequired",
+          })
+        ).json();
+        const intent = fake.intents.get(pay.payment_intent);
+        if (!intent) throw new Error("intent not at the fake Stripe");
+        intent.status = "succeeded";
+        const succeeded = event(`evt_${friend.userId}`, "payment_intent.succeeded", intent);
+        const charge = event(`evt_c_${friend.userId}`, "charge.succeeded", intent);
+        for (const s of [...steps, "page", "dispatch"]) {
+          if (s === "webhook" || s === "webhook-again") await webhook(succeeded, sign(succeeded));
+          if (s === "charge-event") await webhook(charge, sign(charge));
+          if (s === "page")
+            await client.post(BILLING_API.pay, { productId: await monthlyId(), stripe3dToken: intent.id });
+          if (s === "reconcile") await reconcilePending(deps, new Date(Date.now() + 120_000));
+          if (s === "dispatch") await app.ctx.services.events.dispatchPending();
+        }
+        const [row] = await app.ctx.database.db
+          .select()
+          .from(referrals)
+          .where(eq(referrals.userId, friend.userId));
+        expect(row?.rewardDays).toBe(30);
+        const { rows } = await app.ctx.database.query<{ n: number }>(
+          "select count(*)::int as n from outbox_events where user_id = $1 and type = 'billing.payment_succeeded'",
+          [friend.userId],
+        );
+        expect(rows[0]?.n).toBe(1);
+      }),
+      { numRuns: HEAVY ? 300 : 12 },
+    );
+    // One credit for the referrer, extended by 30 days per friend and by nothing else.
+    const [credit] = await app.ctx.database.db
+      .select()
+      .from(subscriptions)
+      .where(eq(subscriptions.userId, referrer.userId));
+    const days =
+      ((credit?.currentPeriodEnd?.getTime() ?? 0) - (credit?.currentPeriodStart?.getTime() ?? 0)) /
+      86_400_000;
+    expect(days).toBeCloseTo(30 * friends, 5);
   });
 });

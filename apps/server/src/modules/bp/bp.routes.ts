@@ -11,18 +11,12 @@ import {
 } from "@tonus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import { AppError } from "../../lib/app-error.ts";
 import { requireUserId, shareGrant } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { IdParamsSchema, idOrNone, noStore } from "../../lib/route-params.ts";
 import { bpDataSection } from "./bp.data.ts";
 import { createReading, deleteReading, getReading, listReadings, updateReading } from "./bp.service.ts";
-
-// A malformed id can never name a reading: answer 404 like any unknown id, not 400.
-const ParamsSchema = z.object({ id: z.string().max(100) });
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const NO_ID = "00000000-0000-0000-0000-000000000000";
-const idOf = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
 
 /** The signed-in user's blood-pressure readings (issue 5's log pages build on these). */
 export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
@@ -34,19 +28,17 @@ export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
   const r = app.withTypeProvider<ZodTypeProvider>();
 
   // The share viewer: a bp_log link's token reads that person's readings, read-only; anyone else
-  // (signed in or not) gets the same 404 as an unknown or revoked link.
+  // (signed in or not) gets the same 404 as an unknown or revoked link. The auth hook sets the viewer's
+  // no-store, noindex and no-referrer headers on every share-kind route.
   r.get(
     API.sharedBpLog,
     {
       config: { access: "public", shareKinds: ["bp_log"] },
       schema: { querystring: BpReadingListQuerySchema, response: { 200: SharedBpLogSchema } },
     },
-    async (request, reply) => {
+    async (request) => {
       const grant = shareGrant(request, "bp_log");
       if (!grant) throw new AppError("not_found", "Not found");
-      reply.header("cache-control", "no-store");
-      reply.header("x-robots-tag", "noindex, nofollow");
-      reply.header("referrer-policy", "no-referrer");
       return listReadings(ctx, grant.ownerId, request.query);
     },
   );
@@ -58,7 +50,7 @@ export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
       schema: { querystring: BpReadingListQuerySchema, response: { 200: BpReadingListSchema } },
     },
     async (request, reply) => {
-      reply.header("cache-control", "no-store");
+      noStore(reply);
       return listReadings(ctx, requireUserId(request), request.query);
     },
   );
@@ -77,10 +69,10 @@ export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
 
   r.get(
     API.bpReading,
-    { config: { access: "user" }, schema: { params: ParamsSchema, response: { 200: BpReadingSchema } } },
+    { config: { access: "user" }, schema: { params: IdParamsSchema, response: { 200: BpReadingSchema } } },
     async (request, reply) => {
-      reply.header("cache-control", "no-store");
-      return getReading(ctx, requireUserId(request), idOf(request.params.id));
+      noStore(reply);
+      return getReading(ctx, requireUserId(request), idOrNone(request.params.id));
     },
   );
 
@@ -88,16 +80,16 @@ export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
     API.bpReading,
     {
       config: { access: "user" },
-      schema: { params: ParamsSchema, body: BpReadingUpdateSchema, response: { 200: BpReadingSchema } },
+      schema: { params: IdParamsSchema, body: BpReadingUpdateSchema, response: { 200: BpReadingSchema } },
     },
-    async (request) => updateReading(ctx, requireUserId(request), idOf(request.params.id), request.body),
+    async (request) => updateReading(ctx, requireUserId(request), idOrNone(request.params.id), request.body),
   );
 
   r.delete(
     API.bpReading,
-    { config: { access: "user" }, schema: { params: ParamsSchema, response: { 200: OkSchema } } },
+    { config: { access: "user" }, schema: { params: IdParamsSchema, response: { 200: OkSchema } } },
     async (request) => {
-      await deleteReading(ctx, requireUserId(request), idOf(request.params.id));
+      await deleteReading(ctx, requireUserId(request), idOrNone(request.params.id));
       return { ok: true as const };
     },
   );

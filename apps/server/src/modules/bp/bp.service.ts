@@ -9,6 +9,7 @@ import { bpCategory } from "@tonus/hrv";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { recordValues, removeValues } from "../dashboard-values/dashboard-values.service.ts";
 import {
   type BpReadingRow,
   deleteReadingOf,
@@ -47,16 +48,36 @@ export function readingToWire(row: BpReadingRow): BpReading {
 
 const tx0 = (tx: unknown) => tx as Db;
 
+/** The dashboard source of the log's readings; each reading writes two values keyed by its id. */
+export const BP_DASHBOARD_SOURCE = "bp_log";
+
+/** Writes readings' pressures to the dashboard (chart "Blood pressure"), in the caller's transaction. */
+export async function syncReadingsToDashboard(tx: Db, userId: string, rows: readonly BpReadingRow[]) {
+  const source = BP_DASHBOARD_SOURCE;
+  await recordValues(
+    tx,
+    userId,
+    rows.flatMap((r) => [
+      { metric: "bp_systolic", at: r.measuredAt, value: r.systolic, source, clientId: `${r.id}:systolic` },
+      { metric: "bp_diastolic", at: r.measuredAt, value: r.diastolic, source, clientId: `${r.id}:diastolic` },
+    ]),
+  );
+}
+
+const syncDashboard = (tx: Db, row: BpReadingRow) => syncReadingsToDashboard(tx, row.userId, [row]);
+
 /**
  * Adds a reading. With a `client_id` this user already sent, answers the stored reading and
  * `created: false` (a retry), changing nothing. Emits "bp.reading_added" in the same transaction.
+ * `db` may be a caller's transaction (the ingest API stores a whole batch in one).
  */
 export async function createReading(
   ctx: Ctx,
   userId: string,
   input: BpReadingCreate,
+  db: Db = ctx.database.db,
 ): Promise<{ reading: BpReading; created: boolean }> {
-  const result = await ctx.database.db.transaction(async (t) => {
+  const result = await db.transaction(async (t) => {
     const tx = tx0(t);
     const row = await insertReading(tx, {
       userId,
@@ -70,6 +91,7 @@ export async function createReading(
       note: input.note ?? "",
     });
     if (!row) return null;
+    await syncDashboard(tx, row);
     await ctx.services.events.emitEvent(tx, {
       type: BP_EVENTS.added,
       userId,
@@ -78,9 +100,7 @@ export async function createReading(
     return row;
   });
   if (result) return { reading: readingToWire(result), created: true };
-  const existing = input.client_id
-    ? await findReadingByClientId(ctx.database.db, userId, input.client_id)
-    : null;
+  const existing = input.client_id ? await findReadingByClientId(db, userId, input.client_id) : null;
   if (!existing) throw new AppError("conflict", "The reading could not be stored, try again");
   return { reading: readingToWire(existing), created: false };
 }
@@ -132,6 +152,7 @@ export async function updateReading(
       ...(input.note !== undefined ? { note: input.note } : {}),
     });
     if (!after) throw new AppError("not_found", "Not found");
+    await syncDashboard(tx, after);
     await ctx.services.events.emitEvent(tx, {
       type: BP_EVENTS.changed,
       userId,
@@ -151,6 +172,7 @@ export async function deleteReading(ctx: Ctx, userId: string, id: string): Promi
     const tx = tx0(t);
     const row = await deleteReadingOf(tx, userId, id);
     if (!row) throw new AppError("not_found", "Not found");
+    await removeValues(tx, userId, BP_DASHBOARD_SOURCE, [`${id}:systolic`, `${id}:diastolic`]);
     await ctx.services.events.emitEvent(tx, {
       type: BP_EVENTS.deleted,
       userId,

@@ -1,9 +1,12 @@
 import type { UserDataSection } from "../../lib/registry.ts";
+import { rebuildUserSummaries } from "./dashboard-values.service.ts";
 
 /**
  * Dashboard values travel with the archive (manual entries have no other home); rows that fail the
  * sanity check (unknown-looking metric or source) are skipped on import. Values derived from
- * measurements are not imported: the recompute job writes them again for the imported measurements.
+ * measurements and the blood-pressure log are not imported: those modules write them again for the
+ * imported measurements and readings.
+ * The daily summaries are derived: never exported, rebuilt after an import.
  */
 export const dashboardValuesDataSection: UserDataSection = {
   name: "dashboard_values",
@@ -13,7 +16,9 @@ export const dashboardValuesDataSection: UserDataSection = {
       importColumns: ["metric", "at", "value", "source", "client_id", "created_at", "updated_at"],
       importWhere:
         "r.metric ~ '^[a-z][a-z0-9_]{0,63}$' and r.source ~ '^[a-z][a-z0-9_.-]{0,63}$'" +
-        " and r.source <> 'measurement' and length(r.client_id) <= 200",
+        " and r.source not in ('measurement', 'bp_log') and length(r.client_id) <= 200",
     },
+    dashboard_daily: { policy: "internal" },
   },
+  importExtra: (ctx) => rebuildUserSummaries(ctx.tx, ctx.userId),
 };

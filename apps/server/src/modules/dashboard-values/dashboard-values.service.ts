@@ -1,13 +1,23 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { dashboardValues } from "../../db/schema.ts";
+import {
+  deleteByKeys,
+  findByKeys,
+  type GroupKey,
+  insertNewValues,
+  lockUser,
+  rebuildSummaries,
+  recomputeGroups,
+  updateValues,
+  type ValueRow,
+  zonesOf,
+} from "./dashboard-values.repo.ts";
 
 /**
- * The one write path for dated values the dashboard charts (issue 5): measurements, manual entries,
- * imports and automations all go through `recordValues`. Values are stored in the metric's storage unit
- * (SI where there is one: durations in seconds, powers in s²; heart rate in beats per minute; scores and
- * indices as they are). This is the minimal write path; chart summaries and source priorities come with
- * the dashboard module (issue 5) and hook in here.
+ * The one write path for dated values the dashboard charts: measurements, manual entries, imports,
+ * the ingest API and automations all go through `recordValues`. Values are stored in the metric's
+ * storage unit (`@tonus/contract` METRICS: SI where there is one — seconds, metres, kilograms,
+ * joules, litres; bpm, mmHg, %, scores). Every write keeps the daily summaries (`dashboard_daily`)
+ * right in the same transaction, so the chart API never scans raw samples.
  */
 export type DashboardValue = {
   /** Metric key, e.g. `heart_rate`, `rmssd`, `stress`, `weight`. */
@@ -22,38 +32,82 @@ export type DashboardValue = {
 
 const METRIC_RE = /^[a-z][a-z0-9_]{0,63}$/;
 const SOURCE_RE = /^[a-z][a-z0-9_.-]{0,63}$/;
+/** Rows per statement: large imports are written in slices of this size. */
+const SLICE = 5000;
+
+/**
+ * Takes the user's summary lock and answers the zone their days are counted in, rebuilding the
+ * summaries first when they were built in another zone (the profile's time zone changed) or never.
+ */
+async function prepare(tx: Db, userId: string): Promise<string | null> {
+  await lockUser(tx, userId);
+  const zones = await zonesOf(tx, userId);
+  if (!zones) return null;
+  if (zones.summaryTz !== zones.tz) await rebuildSummaries(tx, userId, zones.tz);
+  return zones.tz;
+}
+
+function toRows(values: readonly DashboardValue[]): ValueRow[] {
+  const byKey = new Map<string, ValueRow>();
+  for (const v of values) {
+    if (!Number.isFinite(v.value) || Number.isNaN(v.at.getTime())) continue;
+    if (!METRIC_RE.test(v.metric)) throw new Error(`Invalid metric key ${v.metric}`);
+    if (!SOURCE_RE.test(v.source)) throw new Error(`Invalid source ${v.source}`);
+    // A key repeated in one call: the last value wins, as if written one after another.
+    byKey.set(`${v.source}\u0000${v.clientId}`, {
+      metric: v.metric,
+      at: v.at.toISOString(),
+      value: v.value,
+      source: v.source,
+      client_id: v.clientId,
+    });
+  }
+  return [...byKey.values()];
+}
 
 /**
  * Writes values for one user in the caller's transaction, idempotent by (user, source, client id): a
- * repeated write replaces metric, time and value (a recomputed measurement updates its values).
- * Non-finite values are skipped (a value that cannot be computed is absent, not zero).
+ * repeated write with the same metric, time and value changes nothing; a changed one replaces metric,
+ * time and value (a recomputed measurement updates its values). Non-finite values are skipped (a value
+ * that cannot be computed is absent, not zero). Answers how many values were new or changed.
  */
 export async function recordValues(
   tx: Db,
   userId: string,
   values: readonly DashboardValue[],
 ): Promise<number> {
-  const rows = values
-    .filter((v) => Number.isFinite(v.value) && !Number.isNaN(v.at.getTime()))
-    .map((v) => {
-      if (!METRIC_RE.test(v.metric)) throw new Error(`Invalid metric key ${v.metric}`);
-      if (!SOURCE_RE.test(v.source)) throw new Error(`Invalid source ${v.source}`);
-      return { userId, metric: v.metric, at: v.at, value: v.value, source: v.source, clientId: v.clientId };
-    });
+  const rows = toRows(values);
   if (rows.length === 0) return 0;
-  await tx
-    .insert(dashboardValues)
-    .values(rows)
-    .onConflictDoUpdate({
-      target: [dashboardValues.userId, dashboardValues.source, dashboardValues.clientId],
-      set: {
-        metric: sql`excluded.metric`,
-        at: sql`excluded.at`,
-        value: sql`excluded.value`,
-        updatedAt: sql`now()`,
-      },
-    });
-  return rows.length;
+  const tz = await prepare(tx, userId);
+  if (tz === null) return 0;
+  let written = 0;
+  for (let i = 0; i < rows.length; i += SLICE)
+    written += await writeSlice(tx, userId, tz, rows.slice(i, i + SLICE));
+  return written;
+}
+
+async function writeSlice(tx: Db, userId: string, tz: string, rows: ValueRow[]): Promise<number> {
+  const inserted = await insertNewValues(tx, userId, tz, rows);
+  if (inserted.length === rows.length) return inserted.length;
+  const isNew = new Set(inserted.map((k) => `${k.source}\u0000${k.client_id}`));
+  const others = rows.filter((r) => !isNew.has(`${r.source}\u0000${r.client_id}`));
+  const stored = new Map(
+    (await findByKeys(tx, userId, others)).map((s) => [`${s.source}\u0000${s.client_id}`, s] as const),
+  );
+  const changes: { id: number; metric: string; at: string; value: number }[] = [];
+  const touched: GroupKey[] = [];
+  for (const r of others) {
+    const s = stored.get(`${r.source}\u0000${r.client_id}`);
+    if (!s) continue;
+    const sameTime = new Date(s.at).getTime() === new Date(r.at).getTime();
+    if (s.metric === r.metric && sameTime && s.value === r.value) continue;
+    changes.push({ id: Number(s.id), metric: r.metric, at: r.at, value: r.value });
+    touched.push({ metric: s.metric, source: s.source, at: new Date(s.at).toISOString() });
+    touched.push({ metric: r.metric, source: r.source, at: r.at });
+  }
+  await updateValues(tx, userId, changes);
+  await recomputeGroups(tx, userId, tz, touched);
+  return inserted.length + changes.length;
 }
 
 /** Removes values of one source by their client ids (a deleted measurement, a value no longer computable). */
@@ -64,13 +118,46 @@ export async function removeValues(
   clientIds: readonly string[],
 ): Promise<void> {
   if (clientIds.length === 0) return;
-  await tx
-    .delete(dashboardValues)
-    .where(
-      and(
-        eq(dashboardValues.userId, userId),
-        eq(dashboardValues.source, source),
-        inArray(dashboardValues.clientId, [...clientIds]),
-      ),
-    );
+  const tz = await prepare(tx, userId);
+  if (tz === null) return;
+  const gone = await deleteByKeys(tx, userId, source, clientIds);
+  await recomputeGroups(
+    tx,
+    userId,
+    tz,
+    gone.map((g) => ({ ...g, at: new Date(g.at).toISOString() })),
+  );
+}
+
+/** Rebuilds the user's summaries in their current zone (after an archive import wrote raw rows). */
+export async function rebuildUserSummaries(tx: Db, userId: string): Promise<void> {
+  await lockUser(tx, userId);
+  const zones = await zonesOf(tx, userId);
+  if (zones) await rebuildSummaries(tx, userId, zones.tz);
+}
+
+/**
+ * Re-counts the user's summaries into local days of their current time zone after a profile change,
+ * if they were built in another one (the chart API then never has to).
+ */
+export async function refreshSummaryZone(tx: Db, userId: string): Promise<void> {
+  await lockUser(tx, userId);
+  const zones = await zonesOf(tx, userId);
+  if (zones?.summaryTz && zones.summaryTz !== zones.tz) await rebuildSummaries(tx, userId, zones.tz);
+}
+
+/** Which of these client ids of one source the user already has (an import tells new from duplicates). */
+export async function existingClientIds(
+  db: Db,
+  userId: string,
+  source: string,
+  clientIds: readonly string[],
+): Promise<Set<string>> {
+  if (clientIds.length === 0) return new Set();
+  const rows = await findByKeys(
+    db,
+    userId,
+    clientIds.map((client_id) => ({ source, client_id })),
+  );
+  return new Set(rows.map((r) => r.client_id));
 }

@@ -1,11 +1,47 @@
+import { eq, sql } from "drizzle-orm";
+import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import type { Db } from "../../db/client.ts";
-import { dashboardValues } from "../../db/schema.ts";
+import { dashboardValues, users } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
-import { recordValues, removeValues } from "./dashboard-values.service.ts";
+import {
+  type DashboardValue,
+  recordValues,
+  refreshSummaryZone,
+  removeValues,
+} from "./dashboard-values.service.ts";
+
+const RUNS = process.env.TONUS_HEAVY ? 300 : 25;
+
+type Summary = {
+  metric: string;
+  day: string;
+  source: string;
+  n: number;
+  sum: number;
+  min: number;
+  max: number;
+  last_value: number;
+};
+
+/** The summaries as stored, and as a from-scratch aggregation of the raw rows in `tz` would give them. */
+async function summaries(db: Db, userId: string, tz: string) {
+  const norm = (rows: Summary[]) =>
+    rows
+      .map((r) => ({ ...r, n: Number(r.n), sum: Math.round(r.sum * 1e6) / 1e6 }))
+      .sort((a, b) => `${a.metric}${a.day}${a.source}`.localeCompare(`${b.metric}${b.day}${b.source}`));
+  const stored = (await db.execute(sql`
+    select metric, day::text as day, source, n, sum, min, max, last_value from dashboard_daily
+    where user_id = ${userId}`)) as unknown as { rows: Summary[] };
+  const fresh = (await db.execute(sql`
+    select metric, (at at time zone ${tz})::date::text as day, source, count(*) as n, sum(value) as sum,
+      min(value) as min, max(value) as max, (array_agg(value order by at desc, id desc))[1] as last_value
+    from dashboard_values where user_id = ${userId} group by 1, 2, 3`)) as unknown as { rows: Summary[] };
+  return { stored: norm(stored.rows), fresh: norm(fresh.rows) };
+}
 
 describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
   let app: App;
@@ -16,6 +52,8 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
   });
   afterAll(() => app.close());
   beforeEach(async () => resetDatabase(app.ctx.database));
+
+  const inTx = <T>(work: (tx: Db) => Promise<T>) => db.transaction((tx) => work(tx as unknown as Db));
 
   it("is idempotent by (user, source, client id), skips non-finite values and removes by client id", async () => {
     const a = await createTestUser(app.ctx.database);
@@ -29,7 +67,8 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
       clientId,
     });
     expect(await recordValues(db, a.userId, [value(80), value(Number.NaN, "w2")])).toBe(1);
-    await recordValues(db, a.userId, [value(79.5)]);
+    expect(await recordValues(db, a.userId, [value(80)])).toBe(0);
+    expect(await recordValues(db, a.userId, [value(79.5)])).toBe(1);
     await recordValues(db, b.userId, [value(60)]);
     await recordValues(db, a.userId, [{ ...value(80), source: "apple_health" }]);
     const rows = await db.select().from(dashboardValues);
@@ -42,5 +81,100 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
       "b:manual",
     ]);
     await expect(recordValues(db, a.userId, [{ ...value(1), metric: "Weight; drop" }])).rejects.toThrow();
+    const { stored, fresh } = await summaries(db, a.userId, "UTC");
+    expect(stored).toEqual(fresh);
+  });
+
+  it("keeps the daily summaries equal to a fresh aggregation through any writes, edits and removals", async () => {
+    const user = await createTestUser(app.ctx.database, { timezone: "Europe/Moscow" });
+    const op = fc.oneof(
+      fc.record({
+        kind: fc.constant("write" as const),
+        values: fc.array(
+          fc.record({
+            metric: fc.constantFrom("steps", "weight", "heart_rate"),
+            source: fc.constantFrom("manual", "garmin", "apple_health.watch"),
+            clientId: fc.integer({ min: 0, max: 12 }).map(String),
+            hour: fc.integer({ min: 0, max: 24 * 6 }),
+            value: fc.double({ min: -1000, max: 1000, noNaN: true }),
+          }),
+          { maxLength: 8 },
+        ),
+      }),
+      fc.record({
+        kind: fc.constant("remove" as const),
+        source: fc.constantFrom("manual", "garmin"),
+        clientIds: fc.array(fc.integer({ min: 0, max: 12 }).map(String), { maxLength: 4 }),
+      }),
+      fc.record({
+        kind: fc.constant("zone" as const),
+        tz: fc.constantFrom("UTC", "America/New_York", "Asia/Tokyo"),
+      }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
+        await db.delete(dashboardValues).where(eq(dashboardValues.userId, user.userId));
+        await inTx((tx) => refreshSummaryZone(tx, user.userId));
+        await db.execute(sql`delete from dashboard_daily where user_id = ${user.userId}`);
+        let tz =
+          (await db.select({ tz: users.timezone }).from(users).where(eq(users.id, user.userId)))[0]?.tz ??
+          "UTC";
+        for (const o of ops) {
+          if (o.kind === "write") {
+            const values: DashboardValue[] = o.values.map((v) => ({
+              metric: v.metric,
+              source: v.source,
+              clientId: v.clientId,
+              at: new Date(Date.UTC(2026, 2, 6) + v.hour * 3_600_000),
+              value: v.value,
+            }));
+            await inTx((tx) => recordValues(tx, user.userId, values));
+          } else if (o.kind === "remove") {
+            await inTx((tx) => removeValues(tx, user.userId, o.source, o.clientIds));
+          } else {
+            tz = o.tz;
+            await inTx(async (tx) => {
+              await tx.update(users).set({ timezone: tz }).where(eq(users.id, user.userId));
+              await refreshSummaryZone(tx, user.userId);
+            });
+          }
+        }
+        const { stored, fresh } = await summaries(db, user.userId, tz);
+        expect(stored).toEqual(fresh);
+      }),
+      { numRuns: RUNS },
+    );
+  }, 180_000);
+
+  it("counts values into the person's local days across daylight-saving changes (F10)", async () => {
+    const ny = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
+    const msk = await createTestUser(app.ctx.database, { timezone: "Europe/Moscow" });
+    // 23:30 local on the days around both 2026 clock changes in New York, and the same instants in Moscow.
+    const instants = [
+      "2026-03-08T04:30:00Z", // 7 March 23:30 EST
+      "2026-03-09T03:30:00Z", // 8 March 23:30 EDT (a 23-hour day)
+      "2026-11-01T03:30:00Z", // 31 October 23:30 EDT
+      "2026-11-02T04:30:00Z", // 1 November 23:30 EST (a 25-hour day)
+    ];
+    for (const user of [ny, msk])
+      await recordValues(
+        db,
+        user.userId,
+        instants.map((at, i) => ({
+          metric: "steps",
+          at: new Date(at),
+          value: 100,
+          source: "manual",
+          clientId: `s${i}`,
+        })),
+      );
+    const days = async (userId: string) =>
+      (
+        (await db.execute(
+          sql`select day::text as day from dashboard_daily where user_id = ${userId} order by day`,
+        )) as unknown as { rows: { day: string }[] }
+      ).rows.map((r) => r.day);
+    expect(await days(ny.userId)).toEqual(["2026-03-07", "2026-03-08", "2026-10-31", "2026-11-01"]);
+    expect(await days(msk.userId)).toEqual(["2026-03-08", "2026-03-09", "2026-11-01", "2026-11-02"]);
   });
 });

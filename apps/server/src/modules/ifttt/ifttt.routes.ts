@@ -131,9 +131,11 @@ const ACTIONS: Record<string, ActionDef> = {
       if (!Number.isFinite(ml) || ml <= 0 || ml > 10_000)
         throw new IftttError(400, "Amount must be from 1 to 10000 millilitres", true);
       const id = randomUUID();
-      await recordValues(ctx.database.db, userId, [
-        { metric: "water", at: new Date(), value: ml / 1000, source: "ifttt", clientId: id },
-      ]);
+      await ctx.database.db.transaction((tx) =>
+        recordValues(tx as unknown as Db, userId, [
+          { metric: "water", at: new Date(), value: ml / 1000, source: "ifttt", clientId: id },
+        ]),
+      );
       return id;
     },
   },

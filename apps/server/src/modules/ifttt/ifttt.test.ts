@@ -232,9 +232,12 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
     expect(fixture?.weightKg).toBe(70.5);
     const values = await app.ctx.database.db.select().from(dashboardValues);
-    expect(values.map((v) => [v.metric, v.value]).sort()).toEqual([
-      ["water", 0.25],
-      ["weight", 70.5],
+    // The logged reading reaches the dashboard through the blood-pressure log, the rest directly.
+    expect(values.map((v) => [v.source, v.metric, v.value]).sort()).toEqual([
+      ["bp_log", "bp_diastolic", 82],
+      ["bp_log", "bp_systolic", 128],
+      ["ifttt", "water", 0.25],
+      ["ifttt", "weight", 70.5],
     ]);
     expect((await call("POST", `${V1}/actions/unknown`, auth, { actionFields: {} })).statusCode).toBe(404);
   });

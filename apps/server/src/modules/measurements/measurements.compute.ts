@@ -282,6 +282,44 @@ export function flatNumbers(result: MeasurementResult): Record<string, number | 
   };
 }
 
+/**
+ * The dashboard metrics of a result in their storage units (durations in seconds, powers in s², heart
+ * rate in bpm, %, scores and indices as they are); null where a value could not be computed.
+ */
+export function dashboardMetricsOf(r: MeasurementResult | null): Record<string, number | null> {
+  const f = r ? flatNumbers(r) : {};
+  const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1000);
+  const ms2 = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1e6);
+  const keep = (v: number | null | undefined) => v ?? null;
+  return {
+    heart_rate: keep(f.heart_rate),
+    meanrr: ms(f.meanrr),
+    stdrr: ms(f.stdrr),
+    rmssd: ms(f.rmssd),
+    pnn50: keep(f.pnn50),
+    mxdmn: ms(f.mxdmn),
+    amo: keep(f.amo),
+    psi: keep(f.psi),
+    pvi: keep(f.pvi),
+    power: ms2(f.power),
+    vlf: ms2(f.vlf),
+    lf: ms2(f.lf),
+    hf: ms2(f.hf),
+    lfhf: keep(f.lfhf),
+    total_beats: keep(f.total_beats),
+    stress: keep(f.stress),
+    energy: keep(f.energy),
+    // The spec's metric label for the performance score.
+    productivity: keep(f.performance),
+    kerdo: keep(f.kerdo),
+    robinson: keep(f.robinson),
+    functional_changes: keep(f.functional_changes),
+    kek: keep(f.kek),
+    kvas: keep(f.kvas),
+    phys_state: keep(f.phys_state),
+  };
+}
+
 /** Fewest earlier measurements for a personal baseline in the decoding. */
 export const DECODING_BASELINE_MIN = 3;
 

@@ -185,3 +185,33 @@ export async function countStale(db: Db, version: string): Promise<number> {
     .where(or(ne(measurements.algorithmVersion, version), isNull(measurements.result)));
   return Number(row?.n ?? 0);
 }
+
+/** Start, tags and stored result of the user's measurements in [from, to) carrying every tag of `tags`. */
+export async function resultsInRange(
+  db: Db,
+  userId: string,
+  q: { from: Date; to: Date; tags: string[] },
+): Promise<{ startedAt: Date; tags: string[]; result: MeasurementResult | null }[]> {
+  const conditions: SQL[] = [
+    eq(measurements.userId, userId),
+    gte(measurements.startedAt, q.from),
+    lt(measurements.startedAt, q.to),
+  ];
+  if (q.tags.length) conditions.push(arrayContains(measurements.tags, q.tags));
+  const rows = await db
+    .select({ startedAt: measurements.startedAt, tags: measurements.tags, result: measurements.result })
+    .from(measurements)
+    .where(and(...conditions))
+    .orderBy(asc(measurements.startedAt));
+  return rows.map((r) => ({ ...r, result: (r.result as MeasurementResult | null) ?? null }));
+}
+
+/** The tags on the user's measurements with how many carry each, most used first. */
+export async function tagCounts(db: Db, userId: string): Promise<{ tag: string; count: number }[]> {
+  const r = (await db.execute(sql`
+    select tag, count(*)::int as count from measurements, unnest(tags) as tag
+    where user_id = ${userId} group by tag order by count(*) desc, tag limit 200`)) as unknown as {
+    rows: { tag: string; count: number }[];
+  };
+  return r.rows.map((row) => ({ tag: row.tag, count: Number(row.count) }));
+}

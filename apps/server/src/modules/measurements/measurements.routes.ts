@@ -9,11 +9,17 @@ import {
 } from "@tonus/contract";
 import type { FastifyInstance } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
-import { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { requireUserId, shareGrant } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import {
+  readIdempotencyKey,
+  requestFingerprint,
+  runIdempotent,
+  sendIdempotent,
+} from "../../lib/idempotency.ts";
+import { IdParamsSchema, idOrNone, noStore } from "../../lib/route-params.ts";
 import { measurementsDataSection } from "./measurements.data.ts";
 import { bpSubscriber, recomputeStale } from "./measurements.recompute.ts";
 import { findMeasurementOf } from "./measurements.repo.ts";
@@ -22,13 +28,9 @@ import {
   deleteMeasurement,
   getMeasurement,
   getSharedMeasurement,
-  idOrNone,
   listMeasurements,
   updateMeasurement,
 } from "./measurements.service.ts";
-
-// A malformed id can never name a measurement: answer 404 like any unknown id, not 400.
-const ParamsSchema = z.object({ id: z.string().max(100) });
 
 export const RECOMPUTE_JOB = "measurements.recompute";
 /** How long one run of the recompute job works before it hands over to a fresh run of itself. */
@@ -64,7 +66,7 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
       schema: { querystring: MeasurementListQuerySchema, response: { 200: MeasurementListSchema } },
     },
     async (request, reply) => {
-      reply.header("cache-control", "no-store");
+      noStore(reply);
       return listMeasurements(ctx, requireUserId(request), request.query);
     },
   );
@@ -80,9 +82,20 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
       },
     },
     async (request, reply) => {
-      const { measurement, created } = await createMeasurement(ctx, requireUserId(request), request.body);
-      reply.header("cache-control", "no-store");
-      return reply.status(created ? 201 : 200).send(measurement);
+      const userId = requireUserId(request);
+      const key = readIdempotencyKey(request);
+      const upload = async (db?: Db) => {
+        const { measurement, created } = await createMeasurement(ctx, userId, request.body, new Date(), db);
+        return { status: created ? 201 : 200, body: measurement, replayed: false };
+      };
+      // client_id alone makes a retry safe; an Idempotency-Key adds the replay of the first answer.
+      const outcome = key
+        ? await runIdempotent(
+            { db: ctx.database.db, userId, key, fingerprint: requestFingerprint(request) },
+            upload,
+          )
+        : await upload();
+      return sendIdempotent(reply, outcome);
     },
   );
 
@@ -90,10 +103,10 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
     API.measurement,
     {
       config: { access: "user" },
-      schema: { params: ParamsSchema, response: { 200: MeasurementDetailSchema } },
+      schema: { params: IdParamsSchema, response: { 200: MeasurementDetailSchema } },
     },
     async (request, reply) => {
-      reply.header("cache-control", "no-store");
+      noStore(reply);
       return getMeasurement(ctx, requireUserId(request), request.params.id);
     },
   );
@@ -103,7 +116,7 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
     {
       config: { access: "user" },
       schema: {
-        params: ParamsSchema,
+        params: IdParamsSchema,
         body: MeasurementUpdateSchema,
         response: { 200: MeasurementDetailSchema },
       },
@@ -113,7 +126,7 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
 
   r.delete(
     API.measurement,
-    { config: { access: "user" }, schema: { params: ParamsSchema, response: { 200: OkSchema } } },
+    { config: { access: "user" }, schema: { params: IdParamsSchema, response: { 200: OkSchema } } },
     async (request) => {
       await deleteMeasurement(ctx, requireUserId(request), request.params.id);
       return { ok: true as const };
@@ -121,19 +134,17 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
   );
 
   // The share viewer: `Authorization: Token tsh_…` of a "measurement" link opens exactly its one
-  // measurement, read-only; anyone else (signed in or not) gets the same 404 as an unknown link.
+  // measurement, read-only; anyone else (signed in or not) gets the same 404 as an unknown link. The
+  // auth hook sets the viewer's no-store, noindex and no-referrer headers on every share-kind route.
   r.get(
     API.sharedMeasurement,
     {
       config: { access: "public", shareKinds: ["measurement"] },
       schema: { response: { 200: MeasurementDetailSchema } },
     },
-    async (request, reply) => {
+    async (request) => {
       const grant = shareGrant(request, "measurement");
       if (!grant) throw new AppError("not_found", "Not found");
-      reply.header("cache-control", "no-store");
-      reply.header("x-robots-tag", "noindex, nofollow");
-      reply.header("referrer-policy", "no-referrer");
       return getSharedMeasurement(ctx, grant.ownerId, grant.targetId);
     },
   );

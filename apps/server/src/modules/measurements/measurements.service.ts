@@ -11,6 +11,7 @@ import type { BaselineEntry } from "@tonus/hrv";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { idOrNone } from "../../lib/route-params.ts";
 import { findReadingNear } from "../bp/bp.service.ts";
 import {
   type DashboardValue,
@@ -21,6 +22,7 @@ import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import {
   BP_WINDOW_MINUTES,
   computeMeasurement,
+  dashboardMetricsOf,
   decode,
   EMPTY_VALUES,
   flatNumbers,
@@ -37,6 +39,8 @@ import {
   listMeasurementsOf,
   type MeasurementRow,
   resultOf,
+  resultsInRange,
+  tagCounts,
   updateMeasurementOf,
 } from "./measurements.repo.ts";
 
@@ -52,11 +56,6 @@ export const BASELINE_DAYS = 60;
 
 type Ctx = Pick<AppContext, "config" | "database" | "services">;
 const asDb = (tx: unknown) => tx as Db;
-
-const NO_ID = "00000000-0000-0000-0000-000000000000";
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-/** A malformed id can never name a measurement: it becomes an id nothing has (404, not 400). */
-export const idOrNone = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
 
 export function toWire(row: MeasurementRow): Measurement {
   const r = resultOf(row);
@@ -119,39 +118,9 @@ async function toDetail(ctx: Ctx, row: MeasurementRow, isCustomer: boolean): Pro
   };
 }
 
-/** What a measurement writes to the dashboard (storage units: seconds, s², bpm, %, scores, indices). */
+/** What a measurement writes to the dashboard, one value per metric keyed by the measurement's id. */
 export function dashboardValuesOf(row: MeasurementRow, r: MeasurementResult | null): DashboardValue[] {
-  const f = r ? flatNumbers(r) : {};
-  const ms = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1000);
-  const ms2 = (v: number | null | undefined) => (v === null || v === undefined ? null : v / 1e6);
-  const metrics: Record<string, number | null | undefined> = {
-    heart_rate: f.heart_rate,
-    meanrr: ms(f.meanrr),
-    stdrr: ms(f.stdrr),
-    rmssd: ms(f.rmssd),
-    pnn50: f.pnn50,
-    mxdmn: ms(f.mxdmn),
-    amo: f.amo,
-    psi: f.psi,
-    pvi: f.pvi,
-    power: ms2(f.power),
-    vlf: ms2(f.vlf),
-    lf: ms2(f.lf),
-    hf: ms2(f.hf),
-    lfhf: f.lfhf,
-    total_beats: f.total_beats,
-    stress: f.stress,
-    energy: f.energy,
-    // The spec's metric label for the performance score.
-    productivity: f.performance,
-    kerdo: f.kerdo,
-    robinson: f.robinson,
-    functional_changes: f.functional_changes,
-    kek: f.kek,
-    kvas: f.kvas,
-    phys_state: f.phys_state,
-  };
-  return Object.entries(metrics).map(([metric, value]) => ({
+  return Object.entries(dashboardMetricsOf(r)).map(([metric, value]) => ({
     metric,
     at: row.startedAt,
     value: value ?? Number.NaN,
@@ -211,23 +180,28 @@ async function computeFor(
 const sameSeries = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length && a.every((v, i) => v === b[i]);
 
+/** The same context reading and writing through `db` (a transaction): on PGlite a read outside an open
+ * transaction would wait for that transaction to end. */
+const through = (ctx: Ctx, db: Db): Ctx => ({ ...ctx, database: { ...ctx.database, db } });
+
 /**
- * Stores an upload, recomputing everything from the raw RR (client-computed values never reach this
- * function: the schema drops unknown keys). Idempotent by (user, client_id): a retry answers the stored
- * measurement with `created: false`; the same client id with a different RR series is a 409.
+ * Stores an upload in `db` (the database, or a caller's transaction: the ingest API stores a batch in
+ * one), recomputing everything from the raw RR: client-computed values never reach this function (the
+ * schema drops unknown keys). Idempotent by (user, client_id): a retry answers the stored row with
+ * `created: false`; the same client id with a different RR series is a 409 `conflict`. Bad input (a
+ * start in the future or before 2000, too few valid intervals) is a 400 and writes nothing.
  */
-export async function createMeasurement(
+export async function storeMeasurement(
   ctx: Ctx,
+  db: Db,
   userId: string,
   input: MeasurementUpload,
   now = new Date(),
-): Promise<{ measurement: MeasurementDetail; created: boolean }> {
-  const { db } = ctx.database;
-  const isCustomer = (await getEntitlements(ctx, userId)).is_customer;
-  const replay = async (row: MeasurementRow) => {
+): Promise<{ row: MeasurementRow; created: boolean }> {
+  const replay = (row: MeasurementRow) => {
     if (!sameSeries(row.rrMs, input.rr_ms))
       throw new AppError("conflict", "This client_id already names another measurement");
-    return { measurement: await toDetail(ctx, row, isCustomer), created: false };
+    return { row, created: false };
   };
   const existing = await findByClientId(db, userId, input.client_id);
   if (existing) return replay(existing);
@@ -274,11 +248,28 @@ export async function createMeasurement(
     });
     return inserted;
   });
-  if (row) return { measurement: await toDetail(ctx, row, isCustomer), created: true };
+  if (row) return { row, created: true };
   // A concurrent request with the same client id committed first.
   const winner = await findByClientId(db, userId, input.client_id);
   if (!winner) throw new AppError("conflict", "The measurement could not be stored, try again");
   return replay(winner);
+}
+
+/**
+ * An upload (see `storeMeasurement`) answered with the detail the person sees. `db` may be a caller's
+ * transaction (an upload under an Idempotency-Key stores its answer in the same transaction).
+ */
+export async function createMeasurement(
+  ctx: Ctx,
+  userId: string,
+  input: MeasurementUpload,
+  now = new Date(),
+  db: Db = ctx.database.db,
+): Promise<{ measurement: MeasurementDetail; created: boolean }> {
+  const inDb = through(ctx, db);
+  const { row, created } = await storeMeasurement(inDb, db, userId, input, now);
+  const isCustomer = (await getEntitlements(inDb, userId)).is_customer;
+  return { measurement: await toDetail(inDb, row, isCustomer), created };
 }
 
 const dedupe = (list: readonly string[]) => [...new Set(list)];
@@ -377,4 +368,22 @@ export async function recomputeRow(tx: Db, row: MeasurementRow): Promise<boolean
   });
   if (updated) await syncDashboard(tx, updated, result);
   return true;
+}
+
+/**
+ * The dashboard metrics of the user's measurements in [from, to) that carry every tag of `tags`, oldest
+ * first: the "My health data" tab's tag filter (summaries do not know tags).
+ */
+export async function listMeasurementMetrics(
+  db: Db,
+  userId: string,
+  q: { from: Date; to: Date; tags: string[] },
+): Promise<{ at: Date; tags: string[]; metrics: Record<string, number | null> }[]> {
+  const rows = await resultsInRange(db, userId, q);
+  return rows.map((r) => ({ at: r.startedAt, tags: r.tags, metrics: dashboardMetricsOf(r.result) }));
+}
+
+/** The tags of the user's measurements, most used first. */
+export function listMeasurementTags(db: Db, userId: string): Promise<{ tag: string; count: number }[]> {
+  return tagCounts(db, userId);
 }

@@ -149,6 +149,27 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     expect(await rowCount()).toBe(2);
   });
 
+  it("answers conflicts and refused uploads in Russian for a Russian browser", async () => {
+    const ru = { "accept-language": "ru-RU,ru;q=0.9,en;q=0.8" };
+    const body = upload();
+    await client.post(API.measurements, body);
+    const clash = await client.post(API.measurements, { ...body, rr_ms: SHORT_100 }, ru);
+    expect(clash.statusCode).toBe(409);
+    expect(clash.json()).toMatchObject({
+      code: "conflict",
+      error: "Это противоречит уже сохранённым данным",
+    });
+    const future = await client.post(API.measurements, upload({ started_at: "2099-01-01T00:00:00Z" }), ru);
+    expect(future.json()).toMatchObject({
+      code: "validation_failed",
+      error: "Проверьте данные и попробуйте ещё раз",
+      issues: [{ path: "started_at" }],
+    });
+    // English keeps the specific message.
+    const en = await client.post(API.measurements, { ...body, rr_ms: SHORT_100 });
+    expect(en.json()).toMatchObject({ error: "This client_id already names another measurement" });
+  });
+
   it("refuses malformed RR series with a 400 in the error shape and stores nothing", async () => {
     const bad: unknown[] = [
       [],

@@ -22,8 +22,8 @@ import {
   revokeConnectedService,
   startAuthorization,
   type TokenRequest,
-  tokenEndpoint,
 } from "./oauth.service.ts";
+import { tokenEndpointLimited } from "./oauth.token-limits.ts";
 
 // A malformed id can never name anything: the same 404 as an unknown one.
 const IdParamsSchema = z.object({ id: z.string().max(200) });
@@ -159,8 +159,16 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
           .status(err.status)
           .send({ error: err.error, error_description: err.message, code: err.error });
       }
-      if (err instanceof AppError)
+      if (err instanceof AppError) {
+        const retryAfterS = err.details?.retryAfterS;
+        if (typeof retryAfterS === "number") reply.header("retry-after", String(retryAfterS));
+        // RFC 6749 has no code for this; the body keeps its shape (an error code and a description).
+        if (err.code === "rate_limited")
+          return reply
+            .status(429)
+            .send({ error: "rate_limited", error_description: err.message, code: "rate_limited" });
         return reply.status(err.status).send({ error: err.message, code: err.code, requestId: request.id });
+      }
       const status = err.statusCode ?? 500;
       if (status >= 400 && status < 500)
         return reply.status(status === 413 ? 413 : 400).send({
@@ -178,7 +186,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
         fields: tokenFields(request.body),
         authorization: request.headers.authorization,
       };
-      const answer = await tokenEndpoint(db, req);
+      const answer = await tokenEndpointLimited({ db, query: ctx.database.query }, req, request.ip);
       reply.header("cache-control", "no-store");
       reply.header("pragma", "no-cache");
       return answer;

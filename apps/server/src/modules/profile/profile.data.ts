@@ -42,9 +42,12 @@ export const profileDataSection: UserDataSection = {
       throw new AppError("invalid_image", "The archive's profile picture is not a readable image");
     }
     const thumbnail = await makeUserpicThumbnail(png);
+    const previous = await userpicName(ctx.tx, ctx.userId);
     const name = await saveFile(ctx.filesDir, USERPIC_AREA, "webp", thumbnail);
     ctx.onRollback(() => deleteFile(ctx.filesDir, USERPIC_AREA, name));
     await ctx.tx.update(users).set({ userpicPath: name }).where(eq(users.id, ctx.userId));
+    // Imported into an account that had a picture: the archive's replaces it.
+    if (previous) ctx.afterCommit(() => deleteFile(ctx.filesDir, USERPIC_AREA, previous));
   },
   deleteExtra: async (ctx) => {
     const name = await userpicName(ctx.tx, ctx.userId);

@@ -8,9 +8,11 @@ import {
   RoleSchema,
   UnitsSchema,
 } from "@tonus/contract";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { hmacHex } from "../../lib/crypto.ts";
+import { refreshSummaryZone } from "../dashboard-values/dashboard-values.service.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import { findUserById, updateProfileColumns } from "./profile.repo.ts";
 
@@ -30,8 +32,9 @@ export async function getProfile(ctx: AppContext, userId: string): Promise<Profi
     id: user.id,
     username: user.username,
     email: user.email,
-    // Identity verification for the support chat: the widget proves the user id with this HMAC.
-    hmac: hmacHex(ctx.config.INTERCOM_SECRET ?? ctx.config.secretKey, user.id),
+    // Identity verification for the support chat (Intercom's user_hash): HMAC-SHA256 of the user id with
+    // the operator's INTERCOM_SECRET. Without that secret there is nothing the chat could verify: empty.
+    hmac: ctx.config.INTERCOM_SECRET ? hmacHex(ctx.config.INTERCOM_SECRET, user.id) : "",
     userpic: userpicUrl(user.userpicPath),
     is_ios_user: user.isIosUser,
     is_android_user: user.isAndroidUser,
@@ -55,6 +58,10 @@ export async function updateProfile(
   userId: string,
   update: ProfileUpdate,
 ): Promise<Profile> {
-  await updateProfileColumns(ctx.database.db, userId, update);
+  await ctx.database.db.transaction(async (tx) => {
+    await updateProfileColumns(tx as unknown as Db, userId, update);
+    // The dashboard counts values into the person's local days: a new zone re-counts them.
+    if (update.timezone !== undefined) await refreshSummaryZone(tx as unknown as Db, userId);
+  });
   return getProfile(ctx, userId);
 }

@@ -1,6 +1,7 @@
 import { EmailSchema } from "@tonus/contract";
 import * as oidc from "openid-client";
 import type { AppContext } from "../../lib/context.ts";
+import { recordReferral } from "../referral/referral.service.ts";
 import type { SocialProviderConfig } from "./social.providers.ts";
 import { findOrCreateSocialUser } from "./social.repo.ts";
 import { type PendingSignIn, SOCIAL_STATE_TTL_MS } from "./social.state.ts";
@@ -86,9 +87,14 @@ export async function finishSocialSignIn(
   // Apple sends email_verified as the string "true"; every other value counts as unverified.
   const verified = emailClaims.email_verified === true || emailClaims.email_verified === "true";
   const email = verified ? EmailSchema.safeParse(emailClaims.email) : undefined;
-  return findOrCreateSocialUser(ctx.database.db, {
+  const verifiedEmail = email?.success ? email.data : null;
+  const result = await findOrCreateSocialUser(ctx.database.db, {
     provider: provider.id,
     subject: claims.sub,
-    verifiedEmail: email?.success ? email.data : null,
+    verifiedEmail,
   });
+  // A new account whose address a friend invited counts as that friend's referral.
+  if (result?.created && verifiedEmail)
+    await recordReferral(ctx.database.db, { userId: result.userId, email: verifiedEmail });
+  return result;
 }

@@ -5,6 +5,10 @@ const ITEMS = [
   { to: "/user/profile", labelKey: "nav.profile" },
   { to: "/user/personal", labelKey: "nav.personal" },
   { to: "/user/units", labelKey: "nav.units" },
+  { to: "/user/notifications", labelKey: "nav.notifications" },
+  { to: "/referral", labelKey: "nav.referral" },
+  { to: "/user/account-delete", labelKey: "nav.account_data" },
+  { to: "/data-sources", labelKey: "nav.data_sources" },
   { to: "/user/logout", labelKey: "nav.logout" },
 ];
 

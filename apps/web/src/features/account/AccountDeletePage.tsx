@@ -7,6 +7,7 @@ import { ApiError, apiRequest } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { forgetEverything } from "../auth/auth-api.ts";
+import { ArchiveImport } from "./ArchiveImport.tsx";
 import { DataExport } from "./DataExport.tsx";
 
 export const DELETE_FINISH_REDIRECT = "/user/account-delete-finish-redirect";
@@ -45,6 +46,7 @@ export default function AccountDeletePage() {
       <p>{t("account_delete.explain")}</p>
       <Link to="/user/account-delete-info">{t("account_delete.what_is_deleted")}</Link>
       <DataExport />
+      <ArchiveImport />
       {blocked && (
         <Alert status="error">
           {t("account_delete.blocked")}{" "}

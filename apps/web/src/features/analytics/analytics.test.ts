@@ -9,6 +9,7 @@ const config = (over: Partial<ConfigEnv> = {}): ConfigEnv => ({
   chat_widget_url: null,
   help_center_url: "https://help.example",
   billing_mode: "off",
+  stripe_publishable_key: null,
   maintenance: false,
   ...over,
 });

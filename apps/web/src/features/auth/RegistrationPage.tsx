@@ -11,6 +11,7 @@ import { isValidEmail, MIN_PASSWORD_CHARS, ratePassword } from "../../shared/for
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { TextField } from "../../shared/ui/TextField.tsx";
+import { forgetReferralCode, readReferralCode } from "../referral/referral-code.ts";
 import { getSafeDestination, useGoToDestination } from "./destination.ts";
 import { describeError } from "./error-text.ts";
 import { SocialButtons } from "./SocialButtons.tsx";
@@ -30,6 +31,7 @@ export default function RegistrationPage() {
   const queryClient = useQueryClient();
   const goToDestination = useGoToDestination();
   const destination = getSafeDestination(search);
+  const referralCode = readReferralCode(search);
   const [name, setName] = useState("");
   const [email, setEmail] = useState("");
   const [password, setPassword] = useState("");
@@ -39,6 +41,7 @@ export default function RegistrationPage() {
     mutationFn: (body: RegisterRequest) =>
       apiRequest(API.register, { method: "POST", body, isDataCall: false }),
     onSuccess: async () => {
+      forgetReferralCode();
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
       goToDestination(search);
     },
@@ -60,11 +63,13 @@ export default function RegistrationPage() {
       name: name.trim() === "" ? undefined : name.trim(),
       timezone: getBrowserTimeZone(),
       language: getCurrentLanguage(),
+      ...(referralCode ? { referral_code: referralCode } : {}),
     });
   };
 
   return (
     <>
+      {referralCode && <p className="muted">{t("auth.registration.referred")}</p>}
       <form onSubmit={onSubmit} noValidate aria-busy={register.isPending}>
         {register.error && <Alert status="error">{describeError(t, register.error)}</Alert>}
         <TextField

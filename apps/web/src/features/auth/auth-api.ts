@@ -3,6 +3,7 @@ import type { SessionState } from "@tonus/contract";
 import { API } from "@tonus/contract";
 import { rememberLanguage } from "../../i18n/index.ts";
 import { ApiError, apiRequest } from "../../shared/api/client.ts";
+import { resetDateRangeOnLogout } from "../dashboard/date-range-store.ts";
 
 /** Logout (spec §4): a 403 means the session is already gone, which is the same outcome. */
 export async function logout(queryClient: QueryClient): Promise<void> {
@@ -15,9 +16,13 @@ export async function logout(queryClient: QueryClient): Promise<void> {
   }
 }
 
-/** Drops every cached answer and stored value; only the chosen language survives. */
+/**
+ * Drops every cached answer (chart data included) and stored value; only the chosen language survives.
+ * The dashboard's date picker goes back to the last 7 days (spec §4 Logout).
+ */
 export function forgetEverything(queryClient: QueryClient): void {
   queryClient.clear();
+  resetDateRangeOnLogout();
   try {
     localStorage.clear();
     sessionStorage.clear();

@@ -1,7 +1,8 @@
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LinkViewerBanner } from "../../app/layout/Banners.tsx";
-import { ApiError } from "../../shared/api/client.ts";
+import { isLinkUnavailable, LinkUnavailable } from "../../shared/share/LinkUnavailable.tsx";
+import { useShareToken } from "../../shared/share/useShareToken.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
@@ -9,28 +10,20 @@ import { PAGE_SIZE, useSharedLog } from "./bp-api.ts";
 import { ReadingsTable } from "./ReadingsTable.tsx";
 import "./bp.css";
 
-const TOKEN = /^tsh_[A-Za-z0-9_-]{20,100}$/;
-
-/** The link's token from the address fragment (never sent to a server by the browser). */
-function tokenFromHash(): string | null {
-  const token = decodeURIComponent(window.location.hash.slice(1));
-  return TOKEN.test(token) ? token : null;
-}
-
 /** /share-bp-log#tsh_…: a shared blood-pressure log, read-only, with the visitor banner; printable. */
 export default function SharedBpLogPage() {
   const { t } = useTranslation();
-  const [token] = useState(tokenFromHash);
+  const token = useShareToken();
   const [limit, setLimit] = useState(PAGE_SIZE);
   const log = useSharedLog(token, limit);
 
   const banner = <LinkViewerBanner />;
 
-  if (!token || (log.isError && log.error instanceof ApiError && log.error.status === 404)) {
+  if (isLinkUnavailable(token, log.error)) {
     return (
       <>
         {banner}
-        <Alert status="info">{t("bp.shared.unavailable")}</Alert>
+        <LinkUnavailable />
       </>
     );
   }

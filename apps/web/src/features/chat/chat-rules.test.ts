@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CHAT_BOOT_DELAY_MS, shouldLoadChat } from "./chat-rules.ts";
+import { CHAT_BOOT_DELAY_MS, decideBootedChat, shouldLoadChat } from "./chat-rules.ts";
 
 const base = {
   intercomKey: "key",
@@ -35,5 +35,20 @@ describe("shouldLoadChat", () => {
 
   it("boots 2 seconds after load", () => {
     expect(CHAT_BOOT_DELAY_MS).toBe(2000);
+  });
+});
+
+describe("decideBootedChat", () => {
+  it("shuts the Messenger down when its person logs out or another person signs in", () => {
+    expect(decideBootedChat("u-1", false, { userId: null, pathname: "/user/logout" })).toBe("shutdown");
+    expect(decideBootedChat("u-1", false, { userId: "u-2", pathname: "/dashboard" })).toBe("shutdown");
+  });
+
+  it("hides the launcher on /payment-cancel and the header-less paths, and shows it again after", () => {
+    expect(decideBootedChat("u-1", false, { userId: "u-1", pathname: "/payment-cancel" })).toBe("hide");
+    expect(decideBootedChat("u-1", false, { userId: "u-1", pathname: "/measure-details/7" })).toBe("hide");
+    expect(decideBootedChat("u-1", true, { userId: "u-1", pathname: "/payment-cancel-info" })).toBeNull();
+    expect(decideBootedChat("u-1", true, { userId: "u-1", pathname: "/user/profile" })).toBe("show");
+    expect(decideBootedChat("u-1", false, { userId: "u-1", pathname: "/user/profile" })).toBeNull();
   });
 });

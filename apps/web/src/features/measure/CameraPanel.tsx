@@ -19,6 +19,7 @@ import { type CapturedRr, formatClock, nowIso } from "./captured.ts";
 import { LiveWaveform } from "./LiveWaveform.tsx";
 import { cleanRr } from "./measure-api.ts";
 import { ProgressRing } from "./ProgressRing.tsx";
+import { RecordingFooter } from "./RecordingFooter.tsx";
 
 const MIN_INTERVALS = 20;
 const SNAPSHOT_EVERY_MS = 250;
@@ -163,38 +164,29 @@ export function CameraPanel({ onComplete, onCancel, createSource = createBrowser
           readWave={(out) => recorderRef.current?.waveform(out) ?? 0}
         />
       )}
-      {isRunning && (
-        <div className="measure-actions">
-          <Button variant="secondary" onClick={cancel}>
-            {t("measure.cancel")}
-          </Button>
-        </div>
-      )}
+      {isRunning && <RecordingFooter state="recording" onCancel={cancel} />}
       {state.kind === "error" && (
-        <Alert status="error">
-          <p>{t(`measure.camera.error.${state.code}`)}</p>
-          <div className="measure-actions">
-            <Button variant="secondary" onClick={() => setState({ kind: "idle" })}>
-              {t("common.retry")}
-            </Button>
-            <Button variant="ghost" onClick={cancel}>
-              {t("measure.back")}
-            </Button>
-          </div>
-        </Alert>
+        <RecordingFooter
+          state="failed"
+          message={t(`measure.camera.error.${state.code}`)}
+          onRetry={() => setState({ kind: "idle" })}
+          onBack={cancel}
+        />
       )}
       {state.kind === "poor" && (
-        <Alert status="error">
-          <p>{t(`measure.camera.${state.reason}`)}</p>
-          <div className="measure-actions">
-            <Button onClick={() => setState({ kind: "idle" })}>{t("measure.measure_again")}</Button>
-            {state.captured && (
-              <Button variant="secondary" onClick={() => state.captured && onComplete(state.captured)}>
-                {t("measure.camera.keep_anyway")}
-              </Button>
-            )}
-          </div>
-        </Alert>
+        <RecordingFooter
+          state="ended"
+          message={t(`measure.camera.${state.reason}`)}
+          onAgain={() => setState({ kind: "idle" })}
+          keep={
+            state.captured
+              ? {
+                  label: t("measure.camera.keep_anyway"),
+                  onKeep: () => state.captured && onComplete(state.captured),
+                }
+              : undefined
+          }
+        />
       )}
     </section>
   );

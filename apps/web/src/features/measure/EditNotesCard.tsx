@@ -1,15 +1,15 @@
 import type { MeasurementDetail } from "@tonus/contract";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { showAlert } from "../../shared/ui/alert-store.ts";
 import { Button } from "../../shared/ui/Button.tsx";
 import { useUpdateMeasurement } from "./measure-api.ts";
-import { parseTags, Scale } from "./SaveForm.tsx";
+import { Scale } from "./SaveForm.tsx";
+import { parseTags, TagsField } from "./TagsField.tsx";
 
 /** Feel, mood and tags of a saved measurement, editable afterwards (the numbers never change here). */
 export function EditNotesCard({ m }: { m: MeasurementDetail }) {
   const { t } = useTranslation();
-  const tagsId = useId();
   const update = useUpdateMeasurement(m.id);
   const [feel, setFeel] = useState<number | null>(m.feel);
   const [mood, setMood] = useState<number | null>(m.mood);
@@ -33,21 +33,12 @@ export function EditNotesCard({ m }: { m: MeasurementDetail }) {
       </h2>
       <Scale legend={t("measure.save.feel")} name="edit-feel" value={feel} onChange={setFeel} />
       <Scale legend={t("measure.save.mood")} name="edit-mood" value={mood} onChange={setMood} />
-      <div className="field">
-        <label className="field__label" htmlFor={tagsId}>
-          {t("measure.save.tags")}
-        </label>
-        <input
-          id={tagsId}
-          className="field__input"
-          value={tagText}
-          onChange={(event) => setTagText(event.target.value)}
-          aria-describedby={`${tagsId}-hint`}
-        />
-        <div id={`${tagsId}-hint`} className="field__hint">
-          {t("measure.save.tags_hint")}
-        </div>
-      </div>
+      <TagsField
+        label={t("measure.save.tags")}
+        hint={t("measure.save.tags_hint")}
+        text={tagText}
+        onTextChange={setTagText}
+      />
       <Button type="submit" isBusy={update.isPending}>
         {t("measure.edit.save")}
       </Button>

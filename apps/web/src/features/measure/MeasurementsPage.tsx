@@ -1,4 +1,4 @@
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -7,7 +7,7 @@ import { Select } from "../../shared/ui/Select.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { formatStartedAt } from "./format-date.ts";
 import { detailPagePath, LIST_PAGE_SIZE, type ListFilter, useMeasurementList } from "./measure-api.ts";
-import { parseTags } from "./SaveForm.tsx";
+import { parseTags, TagsField } from "./TagsField.tsx";
 import { formatNumber } from "./values.ts";
 import "./measure.css";
 
@@ -26,7 +26,6 @@ export function periodStart(period: Period, now: Date = new Date()): string | un
 /** /measurements: the person's measurements, newest first, filtered by period and tags. */
 export default function MeasurementsPage() {
   const { t } = useTranslation();
-  const tagsId = useId();
   const [period, setPeriod] = useState<Period>("30");
   const [tagText, setTagText] = useState("");
   const [filter, setFilter] = useState<ListFilter>({ from: periodStart("30"), tags: [], offset: 0 });
@@ -47,21 +46,12 @@ export default function MeasurementsPage() {
           onChange={(event) => setPeriod(event.target.value as Period)}
           options={PERIODS.map((value) => ({ value, label: t(`measure.history.periods.${value}`) }))}
         />
-        <div className="field">
-          <label className="field__label" htmlFor={tagsId}>
-            {t("measure.history.tags")}
-          </label>
-          <input
-            id={tagsId}
-            className="field__input"
-            value={tagText}
-            onChange={(event) => setTagText(event.target.value)}
-            aria-describedby={`${tagsId}-hint`}
-          />
-          <div id={`${tagsId}-hint`} className="field__hint">
-            {t("measure.history.tags_hint")}
-          </div>
-        </div>
+        <TagsField
+          label={t("measure.history.tags")}
+          hint={t("measure.history.tags_hint")}
+          text={tagText}
+          onTextChange={setTagText}
+        />
         <Button type="submit">{t("measure.history.apply")}</Button>
       </form>
       <p>

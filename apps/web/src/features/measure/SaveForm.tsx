@@ -1,11 +1,12 @@
-import { MEASUREMENT_LIMITS, type MeasurementUpload } from "@tonus/contract";
-import { type FormEvent, type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import type { MeasurementUpload } from "@tonus/contract";
+import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import type { CapturedRr } from "./captured.ts";
 import { detailPagePath, getUploadQueue, onUploadSettled } from "./measure-api.ts";
+import { parseTags, TagsField } from "./TagsField.tsx";
 
 const SCALE = [1, 2, 3, 4, 5] as const;
 
@@ -24,16 +25,6 @@ function localTimeZone(): string {
   }
 }
 
-/** Splits typed tags on commas, trims them and drops duplicates and empties. */
-export function parseTags(text: string, existing: readonly string[] = []): string[] {
-  const tags = [...existing];
-  for (const part of text.split(",")) {
-    const tag = part.trim().slice(0, MEASUREMENT_LIMITS.tagMaxLength);
-    if (tag !== "" && !tags.includes(tag)) tags.push(tag);
-  }
-  return tags.slice(0, MEASUREMENT_LIMITS.maxTags);
-}
-
 /** After a recording: how the person feels, mood and tags, then save (or keep for later when offline). */
 export function SaveForm({
   captured,
@@ -45,7 +36,6 @@ export function SaveForm({
   onDiscard: () => void;
 }) {
   const { t } = useTranslation();
-  const tagsId = useId();
   const [feel, setFeel] = useState<number | null>(null);
   const [mood, setMood] = useState<number | null>(null);
   const [tags, setTags] = useState<string[]>([]);
@@ -70,13 +60,6 @@ export function SaveForm({
   const addTags = () => {
     setTags((current) => parseTags(tagText, current));
     setTagText("");
-  };
-
-  const onTagKey = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === "Enter" || event.key === ",") {
-      event.preventDefault();
-      addTags();
-    }
   };
 
   const save = async (event: FormEvent) => {
@@ -127,40 +110,17 @@ export function SaveForm({
       <p className="muted">{t("measure.save.recorded", { count: captured.rrMs.length })}</p>
       <Scale legend={t("measure.save.feel")} name="feel" value={feel} onChange={setFeel} />
       <Scale legend={t("measure.save.mood")} name="mood" value={mood} onChange={setMood} />
-      <div className="field">
-        <label className="field__label" htmlFor={tagsId}>
-          {t("measure.save.tags")}
-        </label>
-        <input
-          id={tagsId}
-          className="field__input"
-          value={tagText}
-          onChange={(event) => setTagText(event.target.value)}
-          onKeyDown={onTagKey}
-          aria-describedby={`${tagsId}-hint`}
-          maxLength={200}
-        />
-        <div id={`${tagsId}-hint`} className="field__hint">
-          {t("measure.save.tags_hint")}
-        </div>
-        {tags.length > 0 && (
-          <ul className="measure-tags">
-            {tags.map((tag) => (
-              <li key={tag}>
-                {tag}{" "}
-                <button
-                  type="button"
-                  className="measure-tags__remove"
-                  aria-label={t("measure.save.remove_tag", { tag })}
-                  onClick={() => setTags((current) => current.filter((other) => other !== tag))}
-                >
-                  ×
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </div>
+      <TagsField
+        label={t("measure.save.tags")}
+        hint={t("measure.save.tags_hint")}
+        text={tagText}
+        onTextChange={setTagText}
+        chips={{
+          tags,
+          onAdd: addTags,
+          onRemove: (tag) => setTags((current) => current.filter((other) => other !== tag)),
+        }}
+      />
       {state.kind === "rejected" && <Alert status="error">{t("measure.save.rejected")}</Alert>}
       <div className="measure-actions">
         <Button type="submit" isBusy={state.kind === "saving"}>

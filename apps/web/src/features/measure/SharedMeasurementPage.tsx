@@ -1,7 +1,7 @@
-import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { LinkViewerBanner } from "../../app/layout/Banners.tsx";
-import { ApiError } from "../../shared/api/client.ts";
+import { isLinkUnavailable, LinkUnavailable } from "../../shared/share/LinkUnavailable.tsx";
+import { useShareToken } from "../../shared/share/useShareToken.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
@@ -9,24 +9,17 @@ import { Detail } from "./MeasurementDetailPage.tsx";
 import { useSharedMeasurement } from "./share-api.ts";
 import "./measure.css";
 
-const TOKEN = /^tsh_[A-Za-z0-9_-]{20,100}$/;
-
-function tokenFromHash(): string | null {
-  const token = decodeURIComponent(window.location.hash.slice(1));
-  return TOKEN.test(token) ? token : null;
-}
-
 /** /share-measurement#tsh_…: one shared measurement, read-only, under the visitor banner. */
 export default function SharedMeasurementPage() {
   const { t } = useTranslation();
-  const [token] = useState(tokenFromHash);
+  const token = useShareToken();
   const shared = useSharedMeasurement(token);
 
-  if (!token || (shared.isError && shared.error instanceof ApiError && shared.error.status === 404)) {
+  if (isLinkUnavailable(token, shared.error)) {
     return (
       <>
         <LinkViewerBanner />
-        <Alert status="info">{t("measure.shared.unavailable")}</Alert>
+        <LinkUnavailable />
       </>
     );
   }

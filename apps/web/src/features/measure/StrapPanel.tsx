@@ -13,6 +13,7 @@ import { createStrapRecorder, STRAP_DURATIONS_MS, type StrapSnapshot } from "./c
 import { type CapturedRr, formatClock, nowIso } from "./captured.ts";
 import { cleanRr } from "./measure-api.ts";
 import { ProgressRing } from "./ProgressRing.tsx";
+import { RecordingFooter } from "./RecordingFooter.tsx";
 
 const MIN_INTERVALS = 20;
 const SHOWN_RR = 8;
@@ -151,39 +152,30 @@ export function StrapPanel({ onComplete, onCancel, strap: givenStrap }: Props) {
         <StrapLive snapshot={state.snapshot} durationMs={durationMs} deviceName={state.deviceName} />
       )}
       {(state.kind === "running" || state.kind === "connecting") && (
-        <div className="measure-actions">
-          <Button variant="secondary" onClick={cancel}>
-            {t("measure.cancel")}
-          </Button>
-        </div>
+        <RecordingFooter state="recording" onCancel={cancel} />
       )}
       {state.kind === "lost" && (
-        <Alert status="error">
-          <p>{t("measure.strap.lost")}</p>
-          <div className="measure-actions">
-            {state.snapshot.rrMs.length >= MIN_INTERVALS && (
-              <Button onClick={() => save(state.snapshot, state.deviceName, nowIso())}>
-                {t("measure.strap.keep_recorded")}
-              </Button>
-            )}
-            <Button variant="secondary" onClick={() => setState({ kind: "idle" })}>
-              {t("measure.measure_again")}
-            </Button>
-          </div>
-        </Alert>
+        <RecordingFooter
+          state="ended"
+          message={t("measure.strap.lost")}
+          onAgain={() => setState({ kind: "idle" })}
+          keep={
+            state.snapshot.rrMs.length >= MIN_INTERVALS
+              ? {
+                  label: t("measure.strap.keep_recorded"),
+                  onKeep: () => save(state.snapshot, state.deviceName, nowIso()),
+                }
+              : undefined
+          }
+        />
       )}
       {state.kind === "error" && (
-        <Alert status="error">
-          <p>{t(`measure.strap.error.${state.code}`)}</p>
-          <div className="measure-actions">
-            <Button variant="secondary" onClick={() => setState({ kind: "idle" })}>
-              {t("common.retry")}
-            </Button>
-            <Button variant="ghost" onClick={cancel}>
-              {t("measure.back")}
-            </Button>
-          </div>
-        </Alert>
+        <RecordingFooter
+          state="failed"
+          message={t(`measure.strap.error.${state.code}`)}
+          onRetry={() => setState({ kind: "idle" })}
+          onBack={cancel}
+        />
       )}
     </section>
   );

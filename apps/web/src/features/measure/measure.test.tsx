@@ -18,8 +18,8 @@ import type { CapturedRr } from "./captured.ts";
 import { FilePanel } from "./FilePanel.tsx";
 import { periodStart } from "./MeasurementsPage.tsx";
 import { cleanRr, sendUpload } from "./measure-api.ts";
-import { parseTags } from "./SaveForm.tsx";
 import { StrapPanel } from "./StrapPanel.tsx";
+import { parseTags } from "./TagsField.tsx";
 
 configure({ asyncUtilTimeout: 5000 });
 

@@ -1,24 +1,26 @@
 import { BILLING_API, CARD_VERIFICATION_AMOUNT, type CardVerifyResponse } from "@tonus/contract";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { getCurrentLanguage } from "../../i18n/index.ts";
 import { apiRequest } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
-import { TextField } from "../../shared/ui/TextField.tsx";
 import { formatAmount, paymentErrorDetail } from "./billing-format.ts";
-import { answerChallenge, tokenizeCard } from "./sandbox-card.ts";
+import { CardChallenge } from "./CardChallenge.tsx";
+import { CardForm, type CardFormHandle } from "./CardForm.tsx";
 
 function verify(body: { stripeToken?: string; stripe3dToken?: string }) {
   return apiRequest<CardVerifyResponse>(BILLING_API.cardVerify, { method: "POST", body });
 }
 
+type Challenge = { intent: string; clientSecret: string | null };
+
 /** Card verification (spec §4, §9): $1 (50 RUB in Russian) charged and refunded once the bank confirms. */
 export function CardVerification() {
   const { t } = useTranslation();
   const language = getCurrentLanguage();
-  const [card, setCard] = useState({ number: "", expMonth: "", expYear: "", cvc: "" });
-  const [intent, setIntent] = useState<string | null>(null);
+  const card = useRef<CardFormHandle>(null);
+  const [challenge, setChallenge] = useState<Challenge | null>(null);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
   const [isBusy, setIsBusy] = useState(false);
   const charge =
@@ -31,13 +33,14 @@ export function CardVerification() {
     setMessage(null);
     try {
       const result = await work();
-      if (result.status === "requires_action" && result.payment_intent) setIntent(result.payment_intent);
+      if (result.status === "requires_action" && result.payment_intent)
+        setChallenge({ intent: result.payment_intent, clientSecret: result.client_secret });
       else {
-        setIntent(null);
+        setChallenge(null);
         setMessage({ ok: true, text: t("payments.verify.done", { charge }) });
       }
     } catch (error) {
-      setIntent(null);
+      setChallenge(null);
       setMessage({ ok: false, text: t("payments.verify.failed", { detail: paymentErrorDetail(error) }) });
     } finally {
       setIsBusy(false);
@@ -46,13 +49,12 @@ export function CardVerification() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void run(async () => verify({ stripeToken: await tokenizeCard(card) }));
-  };
-  const answer = (pi: string, ok: boolean) =>
     void run(async () => {
-      await answerChallenge(pi, ok);
-      return verify({ stripe3dToken: pi });
+      const token = await card.current?.tokenize();
+      if (!token) throw new Error(t("payments.card.unavailable"));
+      return verify({ stripeToken: token });
     });
+  };
 
   return (
     <section className="card" aria-labelledby="verify-title">
@@ -61,55 +63,16 @@ export function CardVerification() {
       </h2>
       <p>{t("payments.verify.explain", { charge })}</p>
       {message && <Alert status={message.ok ? "success" : "error"}>{message.text}</Alert>}
-      {intent ? (
-        <div className="challenge stack">
-          <p>{t("payments.challenge.text")}</p>
-          <div className="row">
-            <Button isBusy={isBusy} onClick={() => answer(intent, true)}>
-              {t("payments.challenge.complete")}
-            </Button>
-            <Button variant="secondary" disabled={isBusy} onClick={() => answer(intent, false)}>
-              {t("payments.challenge.fail")}
-            </Button>
-          </div>
-        </div>
+      {challenge ? (
+        <CardChallenge
+          paymentIntent={challenge.intent}
+          clientSecret={challenge.clientSecret}
+          isBusy={isBusy}
+          onDone={() => void run(() => verify({ stripe3dToken: challenge.intent }))}
+        />
       ) : (
         <form className="card-form" onSubmit={submit}>
-          <TextField
-            label={t("payments.card.number")}
-            inputMode="numeric"
-            autoComplete="cc-number"
-            required
-            maxLength={23}
-            value={card.number}
-            onChange={(e) => setCard({ ...card, number: e.target.value })}
-          />
-          <div className="card-form__row">
-            <TextField
-              label={t("payments.card.month")}
-              inputMode="numeric"
-              required
-              maxLength={2}
-              value={card.expMonth}
-              onChange={(e) => setCard({ ...card, expMonth: e.target.value })}
-            />
-            <TextField
-              label={t("payments.card.year")}
-              inputMode="numeric"
-              required
-              maxLength={4}
-              value={card.expYear}
-              onChange={(e) => setCard({ ...card, expYear: e.target.value })}
-            />
-            <TextField
-              label={t("payments.card.cvc")}
-              inputMode="numeric"
-              required
-              maxLength={4}
-              value={card.cvc}
-              onChange={(e) => setCard({ ...card, cvc: e.target.value })}
-            />
-          </div>
+          <CardForm ref={card} />
           <Button type="submit" isBusy={isBusy}>
             {t("payments.verify.submit")}
           </Button>

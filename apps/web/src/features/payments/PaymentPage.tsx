@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { GIFT_PRODUCT_SLUG, organizeProducts, type PayResponse, type Product } from "@tonus/contract";
-import { type FormEvent, useState } from "react";
+import { type FormEvent, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useNavigate, useSearchParams } from "react-router";
 import { getCurrentLanguage } from "../../i18n/index.ts";
@@ -19,9 +19,10 @@ import {
   usePurchases,
 } from "./billing-api.ts";
 import { formatAmount, paymentErrorDetail, periodKey } from "./billing-format.ts";
+import { CardChallenge } from "./CardChallenge.tsx";
+import { CardForm, type CardFormHandle } from "./CardForm.tsx";
 import { PlanList } from "./PlanList.tsx";
 import { SubscriptionView } from "./SubscriptionView.tsx";
-import { answerChallenge, tokenizeCard } from "./sandbox-card.ts";
 import "./payments.css";
 
 const UPGRADE_PATH = "/payment";
@@ -68,7 +69,10 @@ export default function PaymentPage() {
   );
 }
 
-type Stage = { kind: "form" } | { kind: "challenge"; intent: string } | { kind: "done"; gift: boolean };
+type Stage =
+  | { kind: "form" }
+  | { kind: "challenge"; intent: string; clientSecret: string | null }
+  | { kind: "done"; gift: boolean };
 
 function Checkout({
   product,
@@ -83,10 +87,10 @@ function Checkout({
   const language = getCurrentLanguage();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const card = useRef<CardFormHandle>(null);
   const [coupon, setCoupon] = useState("");
   const [checked, setChecked] = useState<{ code: string; amount: number } | null>(null);
   const [couponError, setCouponError] = useState<string | null>(null);
-  const [card, setCard] = useState({ number: "", expMonth: "", expYear: "", cvc: "" });
   const [stage, setStage] = useState<Stage>({ kind: "form" });
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
@@ -126,6 +130,12 @@ function Checkout({
     setError(t("payments.error", { detail: paymentErrorDetail(err) }));
   }
 
+  function settle(result: PayResponse) {
+    if (result.status === "requires_action" && result.payment_intent)
+      setStage({ kind: "challenge", intent: result.payment_intent, clientSecret: result.client_secret });
+    else finished(result);
+  }
+
   async function applyCoupon() {
     setCouponError(null);
     try {
@@ -142,15 +152,14 @@ function Checkout({
     setError(null);
     setIsBusy(true);
     try {
-      const stripeToken = amount > 0 ? await tokenizeCard(card) : undefined;
-      const result = await pay({
-        productId: product.id,
-        ...(validCoupon ? { coupon: validCoupon.code } : {}),
-        ...(stripeToken ? { stripeToken } : {}),
-      });
-      if (result.status === "requires_action" && result.payment_intent) {
-        setStage({ kind: "challenge", intent: result.payment_intent });
-      } else finished(result);
+      const stripeToken = amount > 0 ? await card.current?.tokenize() : undefined;
+      settle(
+        await pay({
+          productId: product.id,
+          ...(validCoupon ? { coupon: validCoupon.code } : {}),
+          ...(stripeToken ? { stripeToken } : {}),
+        }),
+      );
     } catch (err) {
       failed(err);
     } finally {
@@ -158,12 +167,10 @@ function Checkout({
     }
   }
 
-  async function answer(intent: string, succeed: boolean) {
+  async function confirmed(intent: string) {
     setIsBusy(true);
     try {
-      await answerChallenge(intent, succeed);
-      const result = await pay({ productId: product.id, stripe3dToken: intent });
-      if (result.status === "succeeded") finished(result);
+      settle(await pay({ productId: product.id, stripe3dToken: intent }));
     } catch (err) {
       setStage({ kind: "form" });
       failed(err);
@@ -194,18 +201,12 @@ function Checkout({
         <Alert status="success">{stage.gift ? t("payments.gift.thanks") : t("payments.success")}</Alert>
       )}
       {stage.kind === "challenge" && (
-        <section className="card challenge" aria-live="polite">
-          <h2 className="card__title">{t("payments.challenge.title")}</h2>
-          <p>{t("payments.challenge.text")}</p>
-          <div className="row">
-            <Button isBusy={isBusy} onClick={() => void answer(stage.intent, true)}>
-              {t("payments.challenge.complete")}
-            </Button>
-            <Button variant="secondary" disabled={isBusy} onClick={() => void answer(stage.intent, false)}>
-              {t("payments.challenge.fail")}
-            </Button>
-          </div>
-        </section>
+        <CardChallenge
+          paymentIntent={stage.intent}
+          clientSecret={stage.clientSecret}
+          isBusy={isBusy}
+          onDone={() => void confirmed(stage.intent)}
+        />
       )}
       {stage.kind === "form" && (
         <form className="card-form" onSubmit={(e) => void submit(e)}>
@@ -225,50 +226,7 @@ function Checkout({
               </Button>
             </div>
           )}
-          {amount > 0 && (
-            <fieldset className="card-form">
-              <legend>{t("payments.card.legend")}</legend>
-              <TextField
-                label={t("payments.card.number")}
-                inputMode="numeric"
-                autoComplete="cc-number"
-                required
-                maxLength={23}
-                value={card.number}
-                onChange={(e) => setCard({ ...card, number: e.target.value })}
-                hint={t("payments.card.sandbox_hint")}
-              />
-              <div className="card-form__row">
-                <TextField
-                  label={t("payments.card.month")}
-                  inputMode="numeric"
-                  autoComplete="cc-exp-month"
-                  required
-                  maxLength={2}
-                  value={card.expMonth}
-                  onChange={(e) => setCard({ ...card, expMonth: e.target.value })}
-                />
-                <TextField
-                  label={t("payments.card.year")}
-                  inputMode="numeric"
-                  autoComplete="cc-exp-year"
-                  required
-                  maxLength={4}
-                  value={card.expYear}
-                  onChange={(e) => setCard({ ...card, expYear: e.target.value })}
-                />
-                <TextField
-                  label={t("payments.card.cvc")}
-                  inputMode="numeric"
-                  autoComplete="cc-csc"
-                  required
-                  maxLength={4}
-                  value={card.cvc}
-                  onChange={(e) => setCard({ ...card, cvc: e.target.value })}
-                />
-              </div>
-            </fieldset>
-          )}
+          {amount > 0 && <CardForm ref={card} showTestCards />}
           <Button type="submit" isBusy={isBusy}>
             {amount > 0
               ? t("payments.pay", { price: formatAmount(amount, product.currency, language) })

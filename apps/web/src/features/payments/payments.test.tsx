@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, configure, fireEvent, render, screen } from "@testing-library/react";
-import { API, BILLING_API, organizeProducts, type Product } from "@tonus/contract";
+import { API, BILLING_API, type ConfigEnv, organizeProducts, type Product } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import "../../i18n/index.ts";
@@ -72,8 +72,26 @@ describe("payment error text (spec §8)", () => {
   });
 });
 
-function renderAt(path: string, respond: (path: string, init?: RequestInit) => Response) {
-  configureApiClient({ fetch: async (input, init) => respond(String(input), init) });
+const SANDBOX_CONFIG: ConfigEnv = {
+  intercom_key: null,
+  analytics_send_to_tonus: false,
+  tonus_analytics_token: null,
+  chat_widget_url: null,
+  help_center_url: "https://help.example",
+  billing_mode: "sandbox",
+  stripe_publishable_key: null,
+  maintenance: false,
+};
+
+function renderAt(
+  path: string,
+  respond: (path: string, init?: RequestInit) => Response,
+  config: ConfigEnv = SANDBOX_CONFIG,
+) {
+  configureApiClient({
+    fetch: async (input, init) =>
+      String(input).startsWith(API.configEnv) ? json(200, config) : respond(String(input), init),
+  });
   const router = createMemoryRouter([{ path: "*", element: <RouteGate /> }], { initialEntries: [path] });
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>

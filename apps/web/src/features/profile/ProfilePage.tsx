@@ -3,6 +3,7 @@ import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { NotificationsCard } from "../notifications/NotificationsCard.tsx";
 import { ConnectedServices } from "../oauth/ConnectedServices.tsx";
 import { PasswordChangeForm } from "./PasswordChangeForm.tsx";
 import { ProfileSummary } from "./ProfileSummary.tsx";
@@ -33,6 +34,7 @@ export default function ProfilePage() {
       <Card title={t("profile.password.title")}>
         <PasswordChangeForm />
       </Card>
+      <NotificationsCard />
       <ConnectedServices />
     </>
   );

@@ -46,6 +46,19 @@ type VideoWithFrameCallback = HTMLVideoElement & {
   cancelVideoFrameCallback?: (handle: number) => void;
 };
 
+/** Chromium's `MediaStreamTrackProcessor` (mediacapture-transform); not in TypeScript's DOM types yet. */
+type TrackProcessorConstructor = new (init: {
+  track: MediaStreamTrack;
+  maxBufferSize?: number;
+}) => { readable: ReadableStream<VideoFrame> };
+
+/**
+ * Frames queued while the page is busy, at most (≈ 1/3 s): they are read late but keep their capture
+ * times. Frames the browser drops before this queue are gone either way (measured: a larger queue does
+ * not keep more of them).
+ */
+const FRAME_QUEUE = 10;
+
 function toCameraError(error: unknown): CameraError {
   const name = error instanceof Error ? error.name : "";
   if (name === "NotAllowedError" || name === "SecurityError") return new CameraError("denied");
@@ -66,17 +79,23 @@ async function tryTorch(track: MediaStreamTrack): Promise<boolean> {
 }
 
 /**
- * The rear camera through getUserMedia: each frame is drawn into a small canvas and averaged; frame
- * times come from `requestVideoFrameCallback` (the frame's own media time) where available, else
- * from animation frames whenever the video shows a new frame.
+ * The rear camera through getUserMedia: each frame's centre is drawn into a small canvas and averaged.
+ * Where the browser has `MediaStreamTrackProcessor` (Chromium, Chrome on Android) every frame is read
+ * in order with its capture time (`VideoFrame.timestamp`), and frames that arrive while the page is
+ * busy wait in a short queue instead of being skipped; elsewhere `requestVideoFrameCallback` gives the
+ * frames the page shows with their capture (or media) time; without either, animation frames sample
+ * the video whenever it shows a new frame.
  */
 export function createBrowserCamera(video: HTMLVideoElement): CameraSource {
   let stream: MediaStream | null = null;
   let stopped = false;
   let handle = 0;
+  let reader: ReadableStreamDefaultReader<VideoFrame> | null = null;
   const frameVideo = video as VideoWithFrameCallback;
 
   function stopLoop(): void {
+    void reader?.cancel().catch(() => undefined);
+    reader = null;
     if (frameVideo.cancelVideoFrameCallback) frameVideo.cancelVideoFrameCallback(handle);
     else cancelAnimationFrame(handle);
   }
@@ -110,15 +129,15 @@ export function createBrowserCamera(video: HTMLVideoElement): CameraSource {
       const context = canvas.getContext("2d", { willReadFrequently: true });
       if (!context) throw new CameraError("failed", "no 2D canvas");
 
-      const sample = (timeMs: number) => {
-        if (video.videoWidth === 0) return;
-        // The centre of the frame: the fingertip covers it first, the edges may catch stray light.
-        const sw = video.videoWidth * 0.6;
-        const sh = video.videoHeight * 0.6;
+      // The centre of the frame: the fingertip covers it first, the edges may catch stray light.
+      const sample = (source: CanvasImageSource, width: number, height: number, timeMs: number) => {
+        if (width === 0) return;
+        const sw = width * 0.6;
+        const sh = height * 0.6;
         context.drawImage(
-          video,
-          (video.videoWidth - sw) / 2,
-          (video.videoHeight - sh) / 2,
+          source,
+          (width - sw) / 2,
+          (height - sh) / 2,
           sw,
           sh,
           0,
@@ -128,13 +147,33 @@ export function createBrowserCamera(video: HTMLVideoElement): CameraSource {
         );
         onFrame(meanColour(context.getImageData(0, 0, SAMPLE_SIZE, SAMPLE_SIZE).data), timeMs);
       };
+      const sampleVideo = (timeMs: number) => sample(video, video.videoWidth, video.videoHeight, timeMs);
 
-      if (frameVideo.requestVideoFrameCallback) {
+      const Processor = (globalThis as { MediaStreamTrackProcessor?: TrackProcessorConstructor })
+        .MediaStreamTrackProcessor;
+      if (Processor && track) {
+        const frames = new Processor({ track, maxBufferSize: FRAME_QUEUE }).readable.getReader();
+        reader = frames;
+        void (async () => {
+          for (;;) {
+            const { value: frame, done } = await frames
+              .read()
+              .catch(() => ({ value: undefined, done: true }));
+            if (done || !frame) return;
+            try {
+              // The capture time in µs on the camera's own clock: no page jitter in it.
+              if (!stopped) sample(frame, frame.displayWidth, frame.displayHeight, frame.timestamp / 1000);
+            } finally {
+              frame.close();
+            }
+          }
+        })();
+      } else if (frameVideo.requestVideoFrameCallback) {
         const onVideoFrame = (_now: number, metadata: { mediaTime: number; captureTime?: number }) => {
           if (stopped) return;
           // The capture time when the camera gives one, else the frame's own media time: never the
           // callback time, which carries the page's rendering jitter.
-          sample(metadata.captureTime ?? metadata.mediaTime * 1000);
+          sampleVideo(metadata.captureTime ?? metadata.mediaTime * 1000);
           handle = frameVideo.requestVideoFrameCallback?.(onVideoFrame) ?? 0;
         };
         handle = frameVideo.requestVideoFrameCallback(onVideoFrame);
@@ -144,7 +183,7 @@ export function createBrowserCamera(video: HTMLVideoElement): CameraSource {
           if (stopped) return;
           if (video.currentTime !== lastMediaTime) {
             lastMediaTime = video.currentTime;
-            sample(now);
+            sampleVideo(now);
           }
           handle = requestAnimationFrame(onAnimationFrame);
         };

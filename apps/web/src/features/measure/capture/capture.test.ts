@@ -67,6 +67,35 @@ describe("camera frames → RR", () => {
     expect(result.goodShare).toBeGreaterThan(0.9);
   });
 
+  it("trusts single lost frames but calls a recording with runs of lost frames unsteady", () => {
+    // A page too busy to take every frame loses some; runs of lost frames at a pulse's peak make its
+    // time a guess (10–45 ms off), which the quality must admit rather than pass on as good.
+    const withLosses = (run: number, every: number) => {
+      const frames = fingerFrames(0, 130);
+      let nextLoss = 25;
+      return frames.filter((_, k) => {
+        if (k >= nextLoss && k < nextLoss + run) return false;
+        if (k === nextLoss + run) nextLoss += every + ((k * 7919) % every);
+        return true;
+      });
+    };
+    const record = (frames: ReturnType<typeof fingerFrames>) => {
+      const recorder = createPpgRecorder(CAMERA_TIME_MODE);
+      for (const frame of frames) recorder.pushFrame(frame, frame.t);
+      return recorder.finish();
+    };
+    const reference = ecgWindow(0.5, 121);
+    const single = record(withLosses(1, 25));
+    expect(single.issues).not.toContain("poor_signal");
+    expect(single.goodShare).toBeGreaterThan(0.9);
+    const analysis = analyzeRr(single.rrMs);
+    const rmssd = (analysis.corrected ?? analysis.raw)?.timeDomain?.rmssd ?? 0;
+    expect(Math.abs(rmssd / reference.rmssd - 1)).toBeLessThan(0.15);
+    const runs = record(withLosses(3, 15));
+    expect(runs.issues).toEqual(expect.arrayContaining(["frame_gaps", "poor_signal"]));
+    expect(runs.goodShare).toBeLessThan(0.7);
+  });
+
   it("shows live heart rate, steady-pulse quality and progress while recording", () => {
     const recorder = createPpgRecorder(CAMERA_TIME_MODE);
     expect(recorder.snapshot()).toMatchObject({ phase: "waiting", quality: "none", progress: 0 });

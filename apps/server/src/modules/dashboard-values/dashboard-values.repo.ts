@@ -1,0 +1,155 @@
+import { sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+
+/**
+ * SQL of the dashboard's value store and its daily summaries. Rows travel as one JSON parameter
+ * (`json_to_recordset`), which both drivers pass the same way and which keeps a batch of thousands of
+ * values one statement. A local day `d` in zone `tz` is the half-open instant range
+ * [`d::timestamp at time zone tz`, `(d + 1)::timestamp at time zone tz`): 23 or 25 hours long on the
+ * days clocks change, which is what makes daily buckets right across daylight saving.
+ */
+
+export type ValueRow = { metric: string; at: string; value: number; source: string; client_id: string };
+export type StoredValue = ValueRow & { id: number };
+export type GroupKey = { metric: string; source: string; at: string };
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+/** Serialises the user's summary maintenance: concurrent writers of one user wait for each other. */
+export async function lockUser(tx: Db, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`dashboard:${userId}`}))`);
+}
+
+/** The user's time zone and the one the summaries were built in (null: never built). */
+export async function zonesOf(
+  tx: Db,
+  userId: string,
+): Promise<{ tz: string; summaryTz: string | null } | null> {
+  const r = rowsOf<{ tz: string; summary_tz: string | null }>(
+    await tx.execute(sql`
+      select u.timezone as tz, s.summary_tz from users u
+      left join dashboard_settings s on s.user_id = u.id
+      where u.id = ${userId}`),
+  );
+  const row = r[0];
+  return row ? { tz: row.tz, summaryTz: row.summary_tz } : null;
+}
+
+/** Rebuilds every daily summary of the user in `tz` and records that zone. */
+export async function rebuildSummaries(tx: Db, userId: string, tz: string): Promise<void> {
+  await tx.execute(sql`delete from dashboard_daily where user_id = ${userId}`);
+  await tx.execute(sql`
+    insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
+    select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
+      max(at), (array_agg(value order by at desc, id desc))[1]
+    from dashboard_values where user_id = ${userId}
+    group by 2, 3, 4`);
+  await tx.execute(sql`
+    insert into dashboard_settings (user_id, summary_tz) values (${userId}, ${tz})
+    on conflict (user_id) do update set summary_tz = excluded.summary_tz, updated_at = now()`);
+}
+
+/**
+ * Inserts the values that are new (by user, source and client id) and folds them into the daily
+ * summaries in the same statement; answers the keys it inserted. Values whose key exists are left
+ * for the caller to compare.
+ */
+export async function insertNewValues(
+  tx: Db,
+  userId: string,
+  tz: string,
+  rows: readonly ValueRow[],
+): Promise<{ source: string; client_id: string }[]> {
+  return rowsOf(
+    await tx.execute(sql`
+      with input as (
+        select * from json_to_recordset(${JSON.stringify(rows)}::json)
+          as t(metric text, at timestamptz, value float8, source text, client_id text)
+      ), ins as (
+        insert into dashboard_values (user_id, metric, at, value, source, client_id)
+        select ${userId}, metric, at, value, source, client_id from input
+        on conflict (user_id, source, client_id) do nothing
+        returning id, metric, at, value, source, client_id
+      ), folded as (
+        insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
+        select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
+          max(at), (array_agg(value order by at desc, id desc))[1]
+        from ins group by 2, 3, 4
+        on conflict (user_id, metric, day, source) do update set
+          n = dashboard_daily.n + excluded.n,
+          sum = dashboard_daily.sum + excluded.sum,
+          min = least(dashboard_daily.min, excluded.min),
+          max = greatest(dashboard_daily.max, excluded.max),
+          last_value = case when excluded.last_at >= dashboard_daily.last_at
+            then excluded.last_value else dashboard_daily.last_value end,
+          last_at = greatest(dashboard_daily.last_at, excluded.last_at)
+        returning 1
+      )
+      select source, client_id from ins`),
+  );
+}
+
+/** The stored values with these (source, client id) keys. */
+export async function findByKeys(
+  tx: Db,
+  userId: string,
+  keys: readonly { source: string; client_id: string }[],
+): Promise<StoredValue[]> {
+  if (keys.length === 0) return [];
+  return rowsOf<StoredValue>(
+    await tx.execute(sql`
+      select v.id, v.metric, v.at, v.value, v.source, v.client_id
+      from dashboard_values v
+      join json_to_recordset(${JSON.stringify(keys)}::json) as k(source text, client_id text)
+        on v.source = k.source and v.client_id = k.client_id
+      where v.user_id = ${userId}`),
+  );
+}
+
+/** Overwrites metric, time and value of stored rows by id. */
+export async function updateValues(
+  tx: Db,
+  userId: string,
+  rows: readonly { id: number; metric: string; at: string; value: number }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    update dashboard_values v set metric = u.metric, at = u.at, value = u.value, updated_at = now()
+    from json_to_recordset(${JSON.stringify(rows)}::json) as u(id bigint, metric text, at timestamptz, value float8)
+    where v.id = u.id and v.user_id = ${userId}`);
+}
+
+/** Deletes rows by (source, client id) and answers what they were (to recompute their days). */
+export async function deleteByKeys(
+  tx: Db,
+  userId: string,
+  source: string,
+  clientIds: readonly string[],
+): Promise<GroupKey[]> {
+  return rowsOf<GroupKey>(
+    await tx.execute(sql`
+      delete from dashboard_values v
+      using json_array_elements_text(${JSON.stringify(clientIds)}::json) as k(client_id)
+      where v.user_id = ${userId} and v.source = ${source} and v.client_id = k.client_id
+      returning v.metric, v.source, v.at`),
+  );
+}
+
+/** Recomputes the summaries of the days (in `tz`) holding these (metric, source, instant) keys. */
+export async function recomputeGroups(tx: Db, userId: string, tz: string, keys: readonly GroupKey[]) {
+  if (keys.length === 0) return;
+  const groups = sql`
+    select distinct metric, source, (at at time zone ${tz})::date as day
+    from json_to_recordset(${JSON.stringify(keys)}::json) as k(metric text, source text, at timestamptz)`;
+  await tx.execute(sql`
+    delete from dashboard_daily d using (${groups}) g
+    where d.user_id = ${userId} and d.metric = g.metric and d.source = g.source and d.day = g.day`);
+  await tx.execute(sql`
+    insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
+    select ${userId}, v.metric, g.day, v.source, count(*), sum(v.value), min(v.value), max(v.value), max(v.at),
+      (array_agg(v.value order by v.at desc, v.id desc))[1]
+    from (${groups}) g
+    join dashboard_values v on v.user_id = ${userId} and v.metric = g.metric and v.source = g.source
+      and v.at >= (g.day::timestamp at time zone ${tz}) and v.at < ((g.day + 1)::timestamp at time zone ${tz})
+    group by v.metric, g.day, v.source`);
+}

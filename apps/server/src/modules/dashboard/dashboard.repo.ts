@@ -1,0 +1,247 @@
+import { and, asc, desc, eq, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { dashboardCharts, dashboardSettings, dashboardValues } from "../../db/schema.ts";
+import type { DailyRow } from "./dashboard.buckets.ts";
+
+/** Reads of the dashboard: summaries, layout and settings. Summaries are written by dashboard-values. */
+
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
+type RawDaily = {
+  metric: string;
+  day: string;
+  source: string;
+  n: number | string;
+  sum: number;
+  min: number;
+  max: number;
+  last_at: Date | string;
+  last_value: number;
+};
+
+/** Daily summaries of `metrics` between two local days (inclusive), every source. */
+export async function dailyRows(
+  db: Db,
+  userId: string,
+  metrics: readonly string[],
+  from: string,
+  to: string,
+): Promise<DailyRow[]> {
+  const r = rowsOf<RawDaily>(
+    await db.execute(sql`
+      select metric, day::text as day, source, n, sum, min, max, last_at, last_value
+      from dashboard_daily
+      where user_id = ${userId} and metric in (${sql.join(
+        metrics.map((m) => sql`${m}`),
+        sql`, `,
+      )}) and day between ${from}::date and ${to}::date`),
+  );
+  return r.map((row) => ({
+    metric: row.metric,
+    day: row.day,
+    source: row.source,
+    n: Number(row.n),
+    sum: row.sum,
+    min: row.min,
+    max: row.max,
+    lastAtMs: new Date(row.last_at).getTime(),
+    lastValue: row.last_value,
+  }));
+}
+
+/** Per metric and source: whether there is any value, and the newest local day with one. */
+export async function metricSources(
+  db: Db,
+  userId: string,
+): Promise<{ metric: string; source: string; first_day: string; last_day: string }[]> {
+  return rowsOf(
+    await db.execute(sql`
+      select metric, source, min(day)::text as first_day, max(day)::text as last_day from dashboard_daily
+      where user_id = ${userId} group by metric, source`),
+  );
+}
+
+/** The user's time zone and the zone the summaries were built in. */
+export async function zonesOf(
+  db: Db,
+  userId: string,
+): Promise<{ tz: string; summaryTz: string | null } | null> {
+  const r = rowsOf<{ tz: string; summary_tz: string | null }>(
+    await db.execute(sql`
+      select u.timezone as tz, s.summary_tz from users u
+      left join dashboard_settings s on s.user_id = u.id where u.id = ${userId}`),
+  );
+  return r[0] ? { tz: r[0].tz, summaryTz: r[0].summary_tz } : null;
+}
+
+/**
+ * Raw samples of one metric over local days [from, to] in `tz`, downsampled to `buckets` buckets of
+ * equal time, each keeping its first, lowest, highest and last sample (M4): a chart drawn from these
+ * looks like one drawn from every sample, peaks included. The samples come in time order from the
+ * (user, metric, at) index and are folded in one pass (a week of 5-second samples is ~120,000 rows).
+ */
+export async function intradayPoints(
+  db: Db,
+  userId: string,
+  metric: string,
+  range: { from: string; to: string; tz: string },
+  buckets: number,
+): Promise<{ samples: number; points: { atMs: number; value: number }[] }> {
+  const bounds = rowsOf<{ lo: Date | string; hi: Date | string }>(
+    await db.execute(sql`
+      select (${range.from}::date::timestamp at time zone ${range.tz}) as lo,
+        ((${range.to}::date + 1)::timestamp at time zone ${range.tz}) as hi`),
+  )[0];
+  const lo = new Date(bounds?.lo ?? 0).getTime();
+  const hi = new Date(bounds?.hi ?? 0).getTime();
+  // One JSON text instead of one row per sample: parsing thousands of rows dominated the request.
+  const [packed] = rowsOf<{ s: string }>(
+    await db.execute(sql`
+      select coalesce(json_agg(json_build_array((extract(epoch from at) * 1000)::int8, value) order by at), '[]')::text as s
+      from dashboard_values
+      where user_id = ${userId} and metric = ${metric} and at >= ${new Date(lo)} and at < ${new Date(hi)}`),
+  );
+  const r = (JSON.parse(packed?.s ?? "[]") as [number, number][]).map(([t, value]) => ({ t, value }));
+  const width = Math.max(1, (hi - lo) / buckets);
+  const points: { atMs: number; value: number }[] = [];
+  let bucket = -1;
+  let picks: { atMs: number; value: number }[] = [];
+  const flush = () => {
+    const unique = new Map(picks.map((p) => [p.atMs, p]));
+    points.push(...[...unique.values()].sort((a, b) => a.atMs - b.atMs));
+  };
+  for (const row of r) {
+    const atMs = Number(row.t);
+    const b = Math.min(buckets - 1, Math.floor((atMs - lo) / width));
+    const sample = { atMs, value: row.value };
+    if (b !== bucket) {
+      if (bucket >= 0) flush();
+      bucket = b;
+      picks = [sample, sample, sample, sample];
+      continue;
+    }
+    // first stays; lowest, highest (earliest of equals) and last move.
+    if (sample.value < (picks[1] as { value: number }).value) picks[1] = sample;
+    if (sample.value > (picks[2] as { value: number }).value) picks[2] = sample;
+    picks[3] = sample;
+  }
+  if (bucket >= 0) flush();
+  return { samples: r.length, points };
+}
+
+export type ChartRow = typeof dashboardCharts.$inferSelect;
+export type SettingsRow = typeof dashboardSettings.$inferSelect;
+
+export async function listCharts(db: Db, userId: string): Promise<ChartRow[]> {
+  return db
+    .select()
+    .from(dashboardCharts)
+    .where(eq(dashboardCharts.userId, userId))
+    .orderBy(asc(dashboardCharts.position), asc(dashboardCharts.createdAt));
+}
+
+export async function insertCharts(db: Db, userId: string, items: readonly string[], firstPosition: number) {
+  if (items.length === 0) return [];
+  return db
+    .insert(dashboardCharts)
+    .values(items.map((item, i) => ({ userId, item, position: firstPosition + i })))
+    .returning();
+}
+
+export async function deleteChart(db: Db, userId: string, id: string): Promise<boolean> {
+  const r = await db
+    .delete(dashboardCharts)
+    .where(and(eq(dashboardCharts.userId, userId), eq(dashboardCharts.id, id)))
+    .returning({ id: dashboardCharts.id });
+  return r.length > 0;
+}
+
+export async function setChartPosition(db: Db, userId: string, id: string, position: number): Promise<void> {
+  await db
+    .update(dashboardCharts)
+    .set({ position })
+    .where(and(eq(dashboardCharts.userId, userId), eq(dashboardCharts.id, id)));
+}
+
+export async function findSettings(db: Db, userId: string): Promise<SettingsRow | null> {
+  const [row] = await db.select().from(dashboardSettings).where(eq(dashboardSettings.userId, userId));
+  return row ?? null;
+}
+
+/** Creates the settings row if missing and applies `set`; answers the row. */
+export async function upsertSettings(
+  db: Db,
+  userId: string,
+  set: Partial<Pick<SettingsRow, "tableParameters" | "sourcePriority" | "layoutInitialized">>,
+): Promise<SettingsRow> {
+  const [row] = await db
+    .insert(dashboardSettings)
+    .values({ userId, ...set })
+    .onConflictDoUpdate({ target: dashboardSettings.userId, set: { ...set, updatedAt: new Date() } })
+    .returning();
+  return row as SettingsRow;
+}
+
+/** Serialises layout edits of one user (adding, moving, seeding). */
+export async function lockLayout(db: Db, userId: string): Promise<void> {
+  await db.execute(sql`select pg_advisory_xact_lock(hashtext(${`dashboard-layout:${userId}`}))`);
+}
+
+export type ValueRowOut = typeof dashboardValues.$inferSelect;
+
+/** Values of one source (the person's own entries), newest first. */
+export async function listSourceValues(
+  db: Db,
+  userId: string,
+  source: string,
+  q: { metric?: string; limit: number; offset: number },
+): Promise<{ rows: ValueRowOut[]; count: number }> {
+  const where = and(
+    eq(dashboardValues.userId, userId),
+    eq(dashboardValues.source, source),
+    q.metric ? eq(dashboardValues.metric, q.metric) : undefined,
+  );
+  const rows = await db
+    .select()
+    .from(dashboardValues)
+    .where(where)
+    .orderBy(desc(dashboardValues.at), desc(dashboardValues.id))
+    .limit(q.limit)
+    .offset(q.offset);
+  const [c] = await db.select({ n: sql<number>`count(*)::int` }).from(dashboardValues).where(where);
+  return { rows, count: Number(c?.n ?? 0) };
+}
+
+export async function findSourceValue(
+  db: Db,
+  userId: string,
+  source: string,
+  id: number,
+): Promise<ValueRowOut | null> {
+  const [row] = await db
+    .select()
+    .from(dashboardValues)
+    .where(
+      and(eq(dashboardValues.userId, userId), eq(dashboardValues.source, source), eq(dashboardValues.id, id)),
+    );
+  return row ?? null;
+}
+
+export async function findByClientId(
+  db: Db,
+  userId: string,
+  source: string,
+  clientId: string,
+): Promise<ValueRowOut | null> {
+  const [row] = await db
+    .select()
+    .from(dashboardValues)
+    .where(
+      and(
+        eq(dashboardValues.userId, userId),
+        eq(dashboardValues.source, source),
+        eq(dashboardValues.clientId, clientId),
+      ),
+    );
+  return row ?? null;
+}

@@ -1,0 +1,361 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import {
+  API,
+  type BpReadingList,
+  IMPORTS_API,
+  type Import,
+  type ImportList,
+  type MeasurementList,
+} from "@tonus/contract";
+import { chunksOf, collect, importFit } from "@tonus/importers";
+import { and, eq } from "drizzle-orm";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../../app.ts";
+import { dashboardValues, imports } from "../../db/schema.ts";
+import { deleteUserData, registryEnv } from "../../lib/registry.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
+import { buildTestApp } from "../../test/harness.ts";
+import { createTestUser, type TestUser } from "../../test/users.ts";
+import { sweepImports } from "./imports.service.ts";
+import {
+  appleHealthXml,
+  appleHealthZip,
+  buildZip,
+  honestZipBomb,
+  lyingZipBomb,
+  utf8,
+  xmlBomb,
+} from "./test/fixtures.ts";
+import { eventually, multipartBody, upload, waitForImport } from "./test/import-client.ts";
+
+const HEAVY = Boolean(process.env.TONUS_HEAVY);
+const GENERIC_CSV = "time,heart rate,weight (kg)\n2024-01-02 08:00,61,70.5\n2024-01-03 08:00,63,70.2\n";
+
+describe.each(BACKENDS)("file imports on %s", (backend) => {
+  let app: App;
+  let filesDir: string;
+  let user: TestUser;
+  const importsDir = () => path.join(filesDir, "imports");
+  const storedFiles = () => (fs.existsSync(importsDir()) ? fs.readdirSync(importsDir()) : []);
+
+  beforeAll(async () => {
+    filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-imports-api-"));
+    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(filesDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => {
+    await resetDatabase(app.ctx.database);
+    for (const f of storedFiles()) fs.rmSync(path.join(importsDir(), f));
+    user = await createTestUser(app.ctx.database);
+  });
+
+  async function importDone(source: string, name: string, data: Uint8Array, fields = {}): Promise<Import> {
+    const client = user.client(app);
+    const res = await upload(client, source, name, data, fields);
+    expect(res.statusCode, res.body).toBe(201);
+    return waitForImport(client, (res.json() as Import).id, 120_000);
+  }
+
+  const valueCount = async (userId = user.userId) =>
+    (await app.ctx.database.db.select().from(dashboardValues).where(eq(dashboardValues.userId, userId)))
+      .length;
+
+  it("imports an Apple Health export.zip: samples, RR measurements, readings, workouts, and nothing twice", async () => {
+    const { data, counts } = await appleHealthZip(400_000);
+    const done = await importDone("apple-health", "export.zip", data);
+    expect(done.kind).toBe("apple_health_zip");
+    expect(done.status, JSON.stringify(done.report)).toBe("done");
+    const emitted = counts.samples + counts.rr + counts.bp + counts.workouts;
+    expect(done.report).toMatchObject({
+      imported: emitted,
+      duplicates: 0,
+      measurements: counts.rr,
+      bp_readings: counts.bp,
+      fatal: null,
+    });
+    expect(done.progress).toMatchObject({ bytes_read: data.length, bytes_total: data.length });
+    const client = user.client(app);
+    expect(((await client.get(API.measurements)).json() as MeasurementList).count).toBe(counts.rr);
+    expect(((await client.get(API.bpReadings)).json() as BpReadingList).count).toBe(counts.bp);
+    const stored = await valueCount();
+
+    const again = await importDone("apple-health", "export.zip", data);
+    expect(again.report).toMatchObject({ imported: 0, duplicates: emitted, measurements: 0, bp_readings: 0 });
+    expect(await valueCount()).toBe(stored);
+    expect(((await client.get(API.measurements)).json() as MeasurementList).count).toBe(counts.rr);
+  }, 180_000);
+
+  it("reads export.xml uploaded alone and lists the import on the source", async () => {
+    const { data, counts } = await appleHealthXml(100_000);
+    const done = await importDone("apple-health", "export.xml", data);
+    expect(done.kind).toBe("apple_health_xml");
+    expect(done.report?.imported).toBe(counts.samples + counts.rr + counts.bp + counts.workouts);
+    const list = (
+      await user.client(app).get(`${IMPORTS_API.imports}?source=apple-health`)
+    ).json() as ImportList;
+    expect(list.results.map((i) => i.id)).toEqual([done.id]);
+  }, 120_000);
+
+  it("expands no entity of an XML bomb and still imports the record", async () => {
+    const done = await importDone("apple-health", "export.xml", xmlBomb());
+    expect(done.status).toBe("done");
+    expect(done.report?.imported).toBe(1);
+    expect(done.report?.warnings.map((w) => w.reason)).toContain("xml_entity_declared");
+  });
+
+  it("refuses a zip with a ../ path or an honest bomb from its directory, and keeps no file", async () => {
+    const client = user.client(app);
+    const traversal = buildZip([{ name: "../evil/export.xml", data: utf8("<HealthData/>") }]);
+    const res = await upload(client, "apple-health", "export.zip", traversal);
+    expect(res.statusCode).toBe(400);
+    expect(res.json()).toMatchObject({ code: "import_rejected", reason: "zip_unsafe_path" });
+    const bomb = await upload(client, "apple-health", "export.zip", honestZipBomb(64 * 1024 * 1024));
+    expect(bomb.statusCode).toBe(400);
+    expect(bomb.json()).toMatchObject({ code: "import_rejected", reason: "zip_ratio_exceeded" });
+    expect(storedFiles()).toEqual([]);
+    expect(await app.ctx.database.db.select().from(imports)).toHaveLength(0);
+  });
+
+  it.each([
+    ["an absolute path", [{ name: "/etc/export.xml", data: utf8("<HealthData/>") }], "zip_unsafe_path"],
+    ["a drive-letter path", [{ name: "C:\\x\\export.xml", data: utf8("<HealthData/>") }], "zip_unsafe_path"],
+    [
+      "a backslash climb",
+      [{ name: "a\\..\\..\\export.xml", data: utf8("<HealthData/>") }],
+      "zip_unsafe_path",
+    ],
+    ["a symlink", [{ name: "export.xml", data: utf8("/etc/passwd"), symlink: true }], "zip_unsafe_path"],
+    [
+      "entries sharing their data (an overlapping bomb)",
+      [
+        { name: "a.fit", data: new Uint8Array(2048) },
+        { name: "b.fit", sameDataAs: 0 },
+      ],
+      "zip_invalid",
+    ],
+  ] as const)("refuses a zip with %s from its directory (U4)", async (_label, entries, reason) => {
+    const res = await upload(user.client(app), "garmin-connect", "export.zip", buildZip([...entries]));
+    expect(res.statusCode, res.body).toBe(400);
+    expect(res.json()).toMatchObject({ code: "import_rejected" });
+    expect(String(res.json().reason)).toMatch(reason === "zip_invalid" ? /^zip_/ : new RegExp(`^${reason}$`));
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it("refuses a zip of more than 10,000 files, and does not expand a zip inside a zip", async () => {
+    const many = Array.from({ length: 10_001 }, (_, i) => ({
+      name: `f${i}.csv`,
+      data: new Uint8Array(0),
+      method: 0 as const,
+    }));
+    const res = await upload(user.client(app), "garmin-connect", "many.zip", buildZip(many));
+    expect(res.json()).toMatchObject({ code: "import_rejected", reason: "zip_too_many_entries" });
+    const fitFile = fs.readFileSync(
+      path.resolve(
+        import.meta.dirname,
+        "../../../../../packages/importers/test/fixtures/fit/WeightScaleSingleUser.fit",
+      ),
+    );
+    const inner = buildZip([{ name: "inner.fit", data: new Uint8Array(fitFile) }]);
+    const nested = buildZip([
+      { name: "activities/scale.fit", data: new Uint8Array(fitFile) },
+      { name: "more/inner.zip", data: inner },
+    ]);
+    const done = await importDone("garmin-connect", "bundle.zip", nested);
+    expect(done.kind).toBe("zip");
+    const records = await collect(importFit(chunksOf(new Uint8Array(fitFile))).records);
+    expect(done.report).toMatchObject({ imported: records.length, ignored: 1 });
+    expect(done.report?.warnings).toContainEqual({ reason: "unsupported_type", entry: "more/inner.zip" });
+  });
+
+  it("keeps what a truncated export.xml holds before the cut and says where it ends (U5)", async () => {
+    const { data } = await appleHealthXml(200_000);
+    const done = await importDone(
+      "apple-health",
+      "export.xml",
+      data.subarray(0, Math.floor(data.length * 0.6)),
+    );
+    expect(done.status).toBe("done");
+    expect(done.report?.fatal?.reason).toBe("unexpected_eof");
+    expect(done.report?.imported).toBeGreaterThan(100);
+  });
+
+  it("stops a zip bomb with a lying header while inflating and ends in a report", async () => {
+    const done = await importDone(
+      "apple-health",
+      "export.zip",
+      lyingZipBomb((HEAVY ? 1024 : 128) * 1024 * 1024),
+    );
+    expect(done.status).toBe("failed");
+    expect(done.report?.fatal?.reason).toMatch(/^zip_/);
+    expect(await eventually(() => storedFiles().length === 0)).toBe(true);
+  }, 120_000);
+
+  it("ends a known export in the wrong encoding with a not_utf8 report", async () => {
+    const head = utf8("Date,Weight (kg),Comments\n2024-01-02 08:00:00,70.5,");
+    const cp1251 = new Uint8Array([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2, 0x0a]); // «Привет» in windows-1251
+    const done = await importDone("withings-body-comp", "weight.csv", new Uint8Array([...head, ...cp1251]));
+    expect(done.kind).toBe("health_export");
+    expect(done.report?.fatal?.reason).toBe("not_utf8");
+  });
+
+  it("previews a generic CSV, imports it with the confirmed mapping, and refuses a mapping of absent columns", async () => {
+    const client = user.client(app);
+    const res = await upload(client, "csv-file", "my-data.csv", utf8(GENERIC_CSV));
+    expect(res.statusCode, res.body).toBe(201);
+    const waiting = res.json() as Import;
+    expect(waiting.status).toBe("needs_mapping");
+    expect(waiting.preview?.header).toEqual(["time", "heart rate", "weight (kg)"]);
+    expect(waiting.preview?.suggested).toMatchObject({
+      time: "time",
+      columns: [
+        { column: "heart rate", metric: "heart_rate" },
+        { column: "weight (kg)", metric: "weight", unit: "kg" },
+      ],
+    });
+    const mappingUrl = IMPORTS_API.mapping.replace(":id", waiting.id);
+    const bad = await client.post(mappingUrl, {
+      time: "when",
+      columns: [{ column: "pulse", metric: "heart_rate" }],
+    });
+    expect(bad.statusCode).toBe(400);
+    const started = await client.post(mappingUrl, waiting.preview?.suggested);
+    expect(started.statusCode, started.body).toBe(200);
+    const done = await waitForImport(client, waiting.id);
+    expect(done.report).toMatchObject({ imported: 4, rejected: 0 });
+    const again = await client.post(mappingUrl, waiting.preview?.suggested);
+    expect(again.json()).toMatchObject({ code: "import_state" });
+  });
+
+  it("turns an RR text file into one measurement dated as the client says", async () => {
+    const rr = Array.from({ length: 120 }, (_, i) => 820 + ((i * 37) % 90)).join("\n");
+    const done = await importDone("rr-file", "reading.txt", utf8(`${rr}\n`), {
+      recorded_at: "2024-05-01T07:30:00+03:00",
+    });
+    expect(done.report?.measurements).toBe(1);
+    const list = (await user.client(app).get(API.measurements)).json() as MeasurementList;
+    expect(list.results[0]?.started_at).toBe("2024-05-01T04:30:00.000Z");
+    expect(list.results[0]?.source).toBe("file");
+  });
+
+  it("refuses unknown, empty and malformed uploads with a 4xx and keeps nothing", async () => {
+    const client = user.client(app);
+    const unknown = await upload(client, "csv-file", "notes.bin", utf8("just some words"));
+    expect(unknown.json()).toMatchObject({ code: "import_rejected", reason: "unknown_format" });
+    const empty = await upload(client, "csv-file", "empty.csv", new Uint8Array(0));
+    expect(empty.json()).toMatchObject({ code: "import_rejected", reason: "empty_file" });
+    const noSource = await upload(client, "no-such-gadget", "x.csv", utf8(GENERIC_CSV));
+    expect(noSource.statusCode).toBe(404);
+    const noFile = await client.request(
+      "POST",
+      IMPORTS_API.imports,
+      multipartBody({ source: "csv-file" }, null),
+    );
+    expect(noFile.statusCode).toBe(400);
+    const json = await client.post(IMPORTS_API.imports, { source: "csv-file" });
+    expect(json.statusCode).toBe(400);
+    const badZone = await upload(client, "csv-file", "x.csv", utf8(GENERIC_CSV), {
+      time_zone: "Mars/Olympus",
+    });
+    expect(badZone.statusCode).toBe(400);
+    expect(storedFiles()).toEqual([]);
+    expect(await app.ctx.database.db.select().from(imports)).toHaveLength(0);
+  });
+
+  it("allows two unfinished imports at once and refuses files over the size limit (U9)", async () => {
+    const client = user.client(app);
+    const first = await upload(client, "csv-file", "a.csv", utf8(GENERIC_CSV));
+    const second = await upload(client, "csv-file", "b.csv", utf8(GENERIC_CSV));
+    expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
+    const third = await upload(client, "csv-file", "c.csv", utf8(GENERIC_CSV));
+    expect(third.statusCode).toBe(429);
+    expect(third.json()).toMatchObject({ code: "too_many_imports" });
+    const cancelled = await client.post(IMPORTS_API.cancel.replace(":id", (first.json() as Import).id));
+    expect((cancelled.json() as Import).status).toBe("cancelled");
+    expect((await upload(client, "csv-file", "c.csv", utf8(GENERIC_CSV))).statusCode).toBe(201);
+
+    const limit = app.ctx.config.IMPORT_MAX_FILE_MB;
+    app.ctx.config.IMPORT_MAX_FILE_MB = 1;
+    try {
+      await client.post(IMPORTS_API.cancel.replace(":id", (second.json() as Import).id));
+      const big = utf8(`date,steps\n${"2024-01-01,1\n".repeat(120_000)}`);
+      const res = await upload(client, "csv-file", "big.csv", big);
+      expect(res.statusCode).toBe(413);
+      expect(res.json()).toMatchObject({ code: "file_too_large" });
+    } finally {
+      app.ctx.config.IMPORT_MAX_FILE_MB = limit;
+    }
+    expect(storedFiles()).toHaveLength(1);
+  });
+
+  it("stops a running import when asked, keeping what it had written", async () => {
+    const client = user.client(app);
+    const { data, counts } = await appleHealthXml(6_000_000);
+    const res = await upload(client, "apple-health", "export.xml", data);
+    const id = (res.json() as Import).id;
+    let current: Import | undefined;
+    for (let i = 0; i < 600; i++) {
+      current = (await client.get(IMPORTS_API.import.replace(":id", id))).json() as Import;
+      if (current.progress.imported > 0 || current.status === "done") break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(current?.status).toBe("running");
+    const asked = await client.post(IMPORTS_API.cancel.replace(":id", id));
+    expect((asked.json() as Import).cancel_requested).toBe(true);
+    const ended = await waitForImport(client, id, 120_000);
+    expect(ended.status).toBe("cancelled");
+    expect(ended.report?.imported).toBeGreaterThan(0);
+    expect(ended.report?.imported).toBeLessThan(counts.samples);
+    expect(await eventually(() => storedFiles().length === 0)).toBe(true);
+  }, 180_000);
+
+  it("shows, maps and cancels only the owner's imports (A1)", async () => {
+    const other = await createTestUser(app.ctx.database);
+    const res = await upload(user.client(app), "csv-file", "mine.csv", utf8(GENERIC_CSV));
+    const mine = res.json() as Import;
+    const stranger = other.client(app);
+    for (const url of [
+      IMPORTS_API.import.replace(":id", mine.id),
+      IMPORTS_API.import.replace(":id", "nope"),
+    ]) {
+      const seen = await stranger.get(url);
+      expect(seen.statusCode).toBe(404);
+    }
+    expect((await stranger.post(IMPORTS_API.cancel.replace(":id", mine.id))).statusCode).toBe(404);
+    const mapped = await stranger.post(IMPORTS_API.mapping.replace(":id", mine.id), mine.preview?.suggested);
+    expect(mapped.statusCode).toBe(404);
+    expect(((await stranger.get(IMPORTS_API.imports)).json() as ImportList).results).toEqual([]);
+    const row = await app.ctx.database.db.select().from(imports).where(eq(imports.id, mine.id));
+    expect(row[0]).toMatchObject({ status: "needs_mapping", cancelRequested: false });
+  });
+
+  it("cancels mappings left for a day and removes files no import refers to (hourly sweep)", async () => {
+    const res = await upload(user.client(app), "csv-file", "forgotten.csv", utf8(GENERIC_CSV));
+    const waiting = res.json() as Import;
+    const orphan = path.join(importsDir(), `${"ab".repeat(16)}.upload`);
+    fs.writeFileSync(orphan, "left by a crashed upload");
+    const old = new Date(Date.now() - 2 * 24 * 3600_000);
+    fs.utimesSync(orphan, old, old);
+    await app.ctx.database.db.update(imports).set({ createdAt: old }).where(eq(imports.id, waiting.id));
+    await sweepImports(app.ctx, { name: "imports.run", send: async () => null });
+    const [row] = await app.ctx.database.db.select().from(imports).where(eq(imports.id, waiting.id));
+    expect(row?.status).toBe("cancelled");
+    expect(storedFiles()).toEqual([]);
+  });
+
+  it("removes the person's import files and rows when the account is deleted", async () => {
+    await upload(user.client(app), "csv-file", "kept.csv", utf8(GENERIC_CSV));
+    expect(storedFiles()).toHaveLength(1);
+    await deleteUserData(registryEnv(app.ctx), user.userId);
+    expect(storedFiles()).toEqual([]);
+    const left = await app.ctx.database.db
+      .select()
+      .from(imports)
+      .where(and(eq(imports.userId, user.userId)));
+    expect(left).toEqual([]);
+  });
+});

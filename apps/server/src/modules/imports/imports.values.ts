@@ -1,0 +1,78 @@
+// Importer records → what the dashboard stores. Samples keep their metric, storage unit, source and
+// client id; sleep stages become durations per stage; a workout becomes its duration, distance and energy.
+import { createHash } from "node:crypto";
+import type { SampleRecord, WorkoutRecord } from "@tonus/importers";
+import type { DashboardValue } from "../dashboard-values/dashboard-values.service.ts";
+
+/**
+ * A UUID derived from a record's source and client id (the measurements and blood-pressure services key
+ * their idempotency on a client UUID): the same record in a re-import gets the same UUID. RFC 9562
+ * version 8 (custom) layout over the first 128 bits of SHA-256.
+ */
+export function importUuid(source: string, clientId: string): string {
+  const h = createHash("sha256").update(`tonus-import\u0000${source}\u0000${clientId}`).digest();
+  h[6] = ((h[6] as number) & 0x0f) | 0x80;
+  h[8] = ((h[8] as number) & 0x3f) | 0x80;
+  const x = h.subarray(0, 16).toString("hex");
+  return `${x.slice(0, 8)}-${x.slice(8, 12)}-${x.slice(12, 16)}-${x.slice(16, 20)}-${x.slice(20, 32)}`;
+}
+
+/** Sleep stages, whatever the source calls them: total asleep goes to `sleep`, deep and REM also apart. */
+const ASLEEP = new Set(["asleep", "core", "light", "deep", "rem"]);
+/** FIT sleep levels (packages/importers `sleep_stage` values). */
+const FIT_LEVELS: Record<number, string> = { 1: "awake", 2: "light", 3: "deep", 4: "rem" };
+
+function sleepValues(r: SampleRecord, stage: string, durationS: number): DashboardValue[] {
+  const at = new Date(r.at);
+  const base = { at, value: durationS, source: r.source };
+  if (!Number.isFinite(durationS) || durationS <= 0) return [];
+  if (stage === "in_bed") return [{ ...base, metric: "sleep_in_bed", clientId: r.clientId }];
+  if (stage === "awake") return [{ ...base, metric: "sleep_awake", clientId: r.clientId }];
+  if (!ASLEEP.has(stage)) return [];
+  const out: DashboardValue[] = [{ ...base, metric: "sleep", clientId: r.clientId }];
+  if (stage === "deep" || stage === "rem")
+    out.push({ ...base, metric: `sleep_${stage}`, clientId: `${r.clientId}:${stage}` });
+  return out;
+}
+
+/**
+ * The dashboard values of one sample; the first is the record's own (its client id decides whether the
+ * record is new). Empty when the sample holds nothing storable (an unmeasurable sleep level).
+ */
+export function valuesOfSample(r: SampleRecord): DashboardValue[] {
+  if (r.metric === "sleep") {
+    return sleepValues(r, String(r.meta?.stage ?? "asleep"), r.value);
+  }
+  if (r.metric === "sleep_stage") {
+    const stage = FIT_LEVELS[r.value];
+    if (!stage || r.endAt === undefined) return [];
+    return sleepValues(r, stage, (r.endAt - r.at) / 1000);
+  }
+  return [{ metric: r.metric, at: new Date(r.at), value: r.value, source: r.source, clientId: r.clientId }];
+}
+
+/** A workout as its duration (s), distance (m) and energy (J) at its start. */
+export function valuesOfWorkout(w: WorkoutRecord): DashboardValue[] {
+  const at = new Date(w.startedAt);
+  const durationS = w.durationS ?? (w.endedAt - w.startedAt) / 1000;
+  const out: DashboardValue[] = [
+    { metric: "workout_duration", at, value: durationS, source: w.source, clientId: w.clientId },
+  ];
+  if (w.distanceM !== undefined)
+    out.push({
+      metric: "workout_distance",
+      at,
+      value: w.distanceM,
+      source: w.source,
+      clientId: `${w.clientId}:distance`,
+    });
+  if (w.energyJ !== undefined)
+    out.push({
+      metric: "workout_energy",
+      at,
+      value: w.energyJ,
+      source: w.source,
+      clientId: `${w.clientId}:energy`,
+    });
+  return out.filter((v) => Number.isFinite(v.value) && v.value >= 0);
+}

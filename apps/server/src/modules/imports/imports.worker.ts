@@ -1,0 +1,46 @@
+// The worker thread of an import (RELIABILITY R3): reads and parses the file off the main thread, so a
+// multi-gigabyte export does not starve the API. It hands batches to the main thread, which writes them;
+// it runs at most two batches ahead (the main thread acknowledges each), which bounds its memory.
+import { parentPort, workerData } from "node:worker_threads";
+import { type ParserCounts, type ReaderBatch, type ReaderOptions, readImport } from "./imports.reader.ts";
+
+export type WorkerMessage =
+  | { type: "batch"; batch: ReaderBatch }
+  | { type: "end"; counts: ParserCounts }
+  | { type: "error"; message: string };
+
+const AHEAD = 2;
+
+async function main(): Promise<void> {
+  const port = parentPort;
+  if (!port) throw new Error("imports.worker.ts runs only as a worker thread");
+  let credits = AHEAD;
+  let wake: (() => void) | null = null;
+  port.on("message", (m: { type: string }) => {
+    if (m.type !== "ack") return;
+    credits++;
+    wake?.();
+    wake = null;
+  });
+  try {
+    const reader = readImport(workerData as ReaderOptions);
+    for (;;) {
+      const next = await reader.next();
+      if (next.done) {
+        port.postMessage({ type: "end", counts: next.value } satisfies WorkerMessage);
+        break;
+      }
+      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+      credits--;
+      port.postMessage({ type: "batch", batch: next.value } satisfies WorkerMessage);
+    }
+  } catch (e) {
+    port.postMessage({
+      type: "error",
+      message: e instanceof Error ? e.message : String(e),
+    } satisfies WorkerMessage);
+  }
+  port.close();
+}
+
+void main();

@@ -1,0 +1,111 @@
+import {
+  type Import,
+  SOURCES_API,
+  SourceCategorySchema,
+  type SourceDetail,
+  type SourceList,
+  type SourceMethod,
+  type SourceState,
+  type SourceSummary,
+} from "@tonus/contract";
+import { AppError } from "../../lib/app-error.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { latestImportsBySource } from "../imports/imports.service.ts";
+import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
+import { isCloudAvailable } from "./sources.connectors.ts";
+import type { MethodDef, SourceEntry } from "./sources.entries.ts";
+import { guideSteps } from "./sources.guides.ts";
+
+type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
+
+/** Can this installation bring the method's data in from the web? */
+export function isMethodAvailable(method: MethodDef, ctx: Pick<AppContext, "config">): boolean {
+  switch (method.kind) {
+    case "file":
+    case "bluetooth":
+      return true;
+    case "cloud":
+      return isCloudAvailable(method.provider, ctx.config);
+    case "aggregator": {
+      const via = findSourceEntry(method.via);
+      return via?.methods.some((m) => m.kind === "file") === true;
+    }
+    case "mobile_app":
+      return false;
+  }
+}
+
+function methodOut(entry: SourceEntry, method: MethodDef, ctx: Pick<AppContext, "config">): SourceMethod {
+  switch (method.kind) {
+    case "file":
+      return { kind: "file", importer: method.importer, steps: guideSteps(method.guide, entry.name) };
+    case "aggregator":
+      return {
+        kind: "aggregator",
+        via: method.via,
+        steps: guideSteps(method.guide, method.app ?? entry.name),
+      };
+    case "bluetooth":
+      return { kind: "bluetooth", steps: guideSteps("bluetooth_measure", entry.name) };
+    case "cloud": {
+      const available = isCloudAvailable(method.provider, ctx.config);
+      return {
+        kind: "cloud",
+        provider: method.provider,
+        available,
+        steps: guideSteps(available ? "cloud_available" : "cloud_unavailable", entry.name),
+      };
+    }
+    case "mobile_app":
+      return { kind: "mobile_app", platform: method.platform, steps: guideSteps(method.guide, entry.name) };
+  }
+}
+
+function stateOf(last: Import | undefined): SourceState {
+  if (!last) return "none";
+  if (["needs_mapping", "queued", "running"].includes(last.status)) return "importing";
+  if (last.status === "done") return "imported";
+  if (last.status === "failed") return "failed";
+  return "none";
+}
+
+function summaryOf(
+  entry: SourceEntry,
+  last: Import | undefined,
+  ctx: Pick<AppContext, "config">,
+): SourceSummary {
+  return {
+    slug: entry.slug,
+    name: entry.name,
+    logo_url: SOURCES_API.logo.replace(":file", `${entry.slug}.svg`),
+    categories: entry.categories,
+    data_types: entry.dataTypes,
+    method_kinds: entry.methods.map((m) => m.kind),
+    connectable: entry.methods.some((m) => isMethodAvailable(m, ctx)),
+    state: stateOf(last),
+    last_import_at: last ? (last.finished_at ?? last.created) : null,
+  };
+}
+
+/** The catalogue with the caller's state per entry. */
+export async function listSources(ctx: Ctx, userId: string): Promise<SourceList> {
+  const latest = await latestImportsBySource(ctx, userId);
+  const used = new Set(CATALOGUE.flatMap((e) => e.categories));
+  return {
+    categories: SourceCategorySchema.options.filter((c) => used.has(c)),
+    results: CATALOGUE.map((e) => summaryOf(e, latest.get(e.slug), ctx)),
+  };
+}
+
+/** One entry with its steps and the caller's latest import from its page. */
+export async function getSource(ctx: Ctx, userId: string, slug: string): Promise<SourceDetail> {
+  const entry = findSourceEntry(slug);
+  if (!entry) throw new AppError("not_found", "Not found");
+  const last = (await latestImportsBySource(ctx, userId)).get(slug);
+  return {
+    ...summaryOf(entry, last, ctx),
+    description: entry.description,
+    methods: entry.methods.map((m) => methodOut(entry, m, ctx)),
+    last_import: last ?? null,
+  };
+}

@@ -1,0 +1,145 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SOURCES_API, type SourceDetail, type SourceList } from "@tonus/contract";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import type { App } from "../../app.ts";
+import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
+import { buildTestApp } from "../../test/harness.ts";
+import { createTestUser } from "../../test/users.ts";
+import { upload, waitForImport } from "../imports/test/import-client.ts";
+import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
+import { GUIDES } from "./sources.guides.ts";
+import { monogramSvg } from "./sources.logo.ts";
+
+const CYRILLIC = /[А-Яа-яЁё]/;
+
+describe("the data-source catalogue", () => {
+  it("lists more than 80 gadgets and apps under unique, address-safe slugs", () => {
+    expect(CATALOGUE.length).toBeGreaterThan(80);
+    const slugs = CATALOGUE.map((e) => e.slug);
+    expect(new Set(slugs).size).toBe(slugs.length);
+    for (const slug of slugs) expect(slug).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it("covers watches, rings, straps, scales, blood-pressure monitors, sleep, nutrition and HRV apps", () => {
+    const categories = new Set(CATALOGUE.flatMap((e) => e.categories));
+    for (const c of [
+      "watches",
+      "rings",
+      "straps",
+      "scales",
+      "bp_monitors",
+      "sleep_apps",
+      "nutrition_apps",
+      "hrv_apps",
+    ])
+      expect(categories, c).toContain(c);
+  });
+
+  it("gives every entry a way Tonus really reads, and aggregators that exist and take files", () => {
+    for (const entry of CATALOGUE) {
+      expect(entry.methods.length, entry.slug).toBeGreaterThan(0);
+      expect(entry.dataTypes.length, entry.slug).toBeGreaterThan(0);
+      for (const m of entry.methods) {
+        if (m.kind !== "aggregator") continue;
+        const via = findSourceEntry(m.via);
+        expect(
+          via?.methods.some((v) => v.kind === "file"),
+          `${entry.slug} via ${m.via}`,
+        ).toBe(true);
+      }
+      // Only Health Connect has no route on the web (it is read on the phone); it must say so, not pretend.
+      const onWeb = entry.methods.some((m) => m.kind !== "mobile_app" && m.kind !== "cloud");
+      if (!onWeb) expect(entry.slug).toBe("health-connect");
+    }
+  });
+
+  it("writes every description and step in English and in Russian, with every name filled in", () => {
+    for (const entry of CATALOGUE) {
+      expect(entry.description.en.length, entry.slug).toBeGreaterThan(20);
+      expect(entry.description.ru, entry.slug).toMatch(CYRILLIC);
+      expect(`${entry.description.en}${entry.description.ru}`).not.toContain("{name}");
+    }
+    for (const [key, steps] of Object.entries(GUIDES)) {
+      expect(steps.en.length, key).toBe(steps.ru.length);
+      for (const s of steps.ru) expect(s, key).toMatch(CYRILLIC);
+    }
+  });
+
+  it("draws monograms that are plain SVG with the entry's letters, escaped", () => {
+    const svg = monogramSvg({ monogram: "A&<", hue: 10 });
+    expect(svg).toMatch(/^<svg [^>]*xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+    expect(svg).toContain("A&amp;&lt;");
+    expect(svg).not.toMatch(/<script|href=/i);
+  });
+});
+
+describe.each(BACKENDS)("data-source routes on %s", (backend) => {
+  let app: App;
+  let filesDir: string;
+  beforeAll(async () => {
+    filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-sources-"));
+    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(filesDir, { recursive: true, force: true });
+  });
+  beforeEach(async () => resetDatabase(app.ctx.database));
+
+  it("answers the catalogue only to a signed-in person", async () => {
+    expect((await app.inject({ method: "GET", url: SOURCES_API.list })).statusCode).toBe(403);
+    const user = await createTestUser(app.ctx.database);
+    const list = (await user.client(app).get(SOURCES_API.list)).json() as SourceList;
+    expect(list.results).toHaveLength(CATALOGUE.length);
+    expect(list.categories[0]).toBe("platforms");
+    expect(list.results.every((s) => s.state === "none" && s.last_import_at === null)).toBe(true);
+  });
+
+  it("says a cloud connection is not available here and Apple Health connects in the mobile app only", async () => {
+    const client = (await createTestUser(app.ctx.database)).client(app);
+    const oura = (await client.get(SOURCES_API.detail.replace(":slug", "oura-ring"))).json() as SourceDetail;
+    expect(oura.methods.find((m) => m.kind === "cloud")).toMatchObject({
+      provider: "oura",
+      available: false,
+    });
+    expect(oura.connectable).toBe(true);
+    const apple = (
+      await client.get(SOURCES_API.detail.replace(":slug", "apple-health"))
+    ).json() as SourceDetail;
+    expect(apple.methods.map((m) => m.kind)).toEqual(["file", "mobile_app"]);
+    expect(apple.methods[1]?.steps.en[0]).toMatch(/mobile app only/);
+    const hc = (
+      await client.get(SOURCES_API.detail.replace(":slug", "health-connect"))
+    ).json() as SourceDetail;
+    expect(hc.connectable).toBe(false);
+    expect((await client.get(SOURCES_API.detail.replace(":slug", "no-such"))).statusCode).toBe(404);
+  });
+
+  it("shows the person's own latest import and state on the entry, and nobody else's (A1)", async () => {
+    const a = await createTestUser(app.ctx.database);
+    const b = await createTestUser(app.ctx.database);
+    const rr = `${Array.from({ length: 60 }, (_, i) => 800 + (i % 7) * 10).join("\n")}\n`;
+    const res = await upload(a.client(app), "elite-hrv", "reading.txt", new TextEncoder().encode(rr));
+    const done = await waitForImport(a.client(app), res.json().id);
+    const mine = (
+      await a.client(app).get(SOURCES_API.detail.replace(":slug", "elite-hrv"))
+    ).json() as SourceDetail;
+    expect(mine).toMatchObject({ state: "imported", last_import: { id: done.id, status: "done" } });
+    const theirs = (
+      await b.client(app).get(SOURCES_API.detail.replace(":slug", "elite-hrv"))
+    ).json() as SourceDetail;
+    expect(theirs).toMatchObject({ state: "none", last_import: null });
+  });
+
+  it("serves every entry's monogram as an SVG without cookies, and 404 for anything else", async () => {
+    const logo = await app.inject({ method: "GET", url: "/media/sources/oura-ring.svg" });
+    expect(logo.statusCode).toBe(200);
+    expect(logo.headers["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(logo.headers["x-content-type-options"]).toBe("nosniff");
+    for (const bad of ["oura-ring", "../etc.svg", "nope.svg"]) {
+      expect((await app.inject({ method: "GET", url: `/media/sources/${bad}` })).statusCode).toBe(404);
+    }
+  });
+});

@@ -1,0 +1,123 @@
+import http from "node:http";
+
+/**
+ * A local HTTP server that answers as Stripe's API does, for the Stripe provider's tests. What is mocked:
+ * Stripe itself (its API is outside this machine). The answers are written from Stripe's documented formats
+ * (https://docs.stripe.com/api/payment_intents/object, /api/errors, /api/idempotent_requests) for Stripe's
+ * documented test PaymentMethods pm_card_visa, pm_card_chargeDeclined and pm_card_authenticationRequired.
+ * The SDK, our code and the webhook signatures are real: signatures are computed with Stripe's own
+ * `webhooks.generateTestHeaderString` and a test secret.
+ */
+export const WEBHOOK_SECRET = "whsec_test_tonus_secret";
+export type Intent = Record<string, unknown> & { id: string; status: string };
+
+export function fakeStripe() {
+  const intents = new Map<string, Intent>();
+  const keys = new Map<string, { params: string; status: number; body: unknown }>();
+  const calls: { method: string; path: string; key: string | undefined; params: URLSearchParams }[] = [];
+  let n = 0;
+  const card = { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 };
+  const server = http.createServer((req, res) => {
+    let raw = "";
+    req.on("data", (d: Buffer) => (raw += d.toString()));
+    req.on("end", () => {
+      const url = new URL(req.url ?? "/", "http://stripe.local");
+      const params = new URLSearchParams(raw || url.search);
+      const key = req.headers["idempotency-key"] as string | undefined;
+      calls.push({ method: req.method ?? "", path: url.pathname, key, params });
+      const send = (status: number, body: unknown) => {
+        res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++n}` });
+        res.end(JSON.stringify(body));
+      };
+      const expandPm = (intent: Intent) =>
+        params.getAll("expand[]").concat(params.getAll("expand[0]")).includes("payment_method")
+          ? { ...intent, payment_method: { id: intent.payment_method, object: "payment_method", card } }
+          : intent;
+      if (req.method === "POST" && key) {
+        const seen = keys.get(key);
+        if (seen && seen.params !== raw)
+          return send(400, {
+            error: {
+              type: "idempotency_error",
+              message: `Keys for idempotent requests can only be used with the same parameters they were first used with. Try using a key other than '${key}' if you meant to execute a different request.`,
+            },
+          });
+        if (seen) return send(seen.status, seen.body);
+      }
+      const remember = (status: number, body: unknown) => {
+        if (req.method === "POST" && key) keys.set(key, { params: raw, status, body });
+        send(status, body);
+      };
+      if (req.method === "POST" && url.pathname === "/v1/customers")
+        return remember(200, { id: `cus_${++n}`, object: "customer", metadata: {} });
+      if (req.method === "POST" && url.pathname === "/v1/payment_intents") {
+        const pm = params.get("payment_method") ?? "";
+        const id = `pi_${++n}`;
+        const intent: Intent = {
+          id,
+          client_secret: `${id}_secret_${n}`,
+          object: "payment_intent",
+          amount: Number(params.get("amount")),
+          currency: params.get("currency"),
+          customer: params.get("customer"),
+          payment_method: pm,
+          metadata: { tonus_transaction: params.get("metadata[tonus_transaction]") },
+          status: "succeeded",
+          last_payment_error: null,
+          next_action: null,
+        };
+        if (pm === "pm_card_chargeDeclined") {
+          intent.status = "requires_payment_method";
+          intent.last_payment_error = {
+            type: "card_error",
+            code: "card_declined",
+            message: "Your card was declined.",
+          };
+          intents.set(intent.id, intent);
+          return remember(402, {
+            error: {
+              type: "card_error",
+              code: "card_declined",
+              decline_code: "generic_decline",
+              message: "Your card was declined.",
+              payment_intent: intent,
+            },
+          });
+        }
+        if (pm === "pm_card_authenticationRequired") {
+          intent.status = "requires_action";
+          intent.next_action = { type: "use_stripe_sdk", use_stripe_sdk: {} };
+        }
+        intents.set(intent.id, intent);
+        return remember(200, expandPm(intent));
+      }
+      const match = /^\/v1\/payment_intents\/([^/]+)$/.exec(url.pathname);
+      if (req.method === "GET" && match) {
+        const intent = intents.get(match[1] ?? "");
+        if (!intent)
+          return send(404, {
+            error: {
+              type: "invalid_request_error",
+              code: "resource_missing",
+              message: "No such payment_intent",
+            },
+          });
+        return send(200, expandPm(intent));
+      }
+      if (req.method === "POST" && url.pathname === "/v1/refunds")
+        return remember(200, {
+          id: `re_${++n}`,
+          object: "refund",
+          payment_intent: params.get("payment_intent"),
+          status: "succeeded",
+        });
+      send(404, {
+        error: {
+          type: "invalid_request_error",
+          message: `Unrecognized request URL (${req.method}: ${url.pathname})`,
+        },
+      });
+    });
+  });
+  return { server, intents, calls };
+}

@@ -1,0 +1,124 @@
+import type { Connector, ConnectorProvider } from "@tonus/contract";
+import { useEffect, useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { useLocation, useSearchParams } from "react-router";
+import { Alert } from "../../shared/ui/Alert.tsx";
+import { Button } from "../../shared/ui/Button.tsx";
+import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { ConnectionDetails } from "./ConnectionDetails.tsx";
+import { leavePage, useConnector, useStartConnect } from "./connectors-api.ts";
+import { formatDay, isRetired, metricList } from "./connectors-format.ts";
+import "./connectors.css";
+
+type Flash = { status: "success" | "error" | "info"; key: string };
+
+/** The result flags the OAuth callback puts on the page it lands on (`?connect=…&provider=…&reason=…`). */
+function useConnectResult(provider: ConnectorProvider): [Flash | null, (f: Flash | null) => void] {
+  const [params, setParams] = useSearchParams();
+  const [flash, setFlash] = useState<Flash | null>(null);
+  useEffect(() => {
+    const outcome = params.get("connect");
+    if (!outcome || params.get("provider") !== provider) return;
+    const reason = params.get("reason");
+    if (outcome === "ok") setFlash({ status: "success", key: "connectors.result.ok" });
+    else
+      setFlash({
+        status: "error",
+        key: `connectors.result.${reason === "denied" || reason === "expired" ? reason : "failed"}`,
+      });
+    // The flags are read once; a reload must not show the message again.
+    const next = new URLSearchParams(params);
+    for (const key of ["connect", "provider", "reason"]) next.delete(key);
+    setParams(next, { replace: true });
+  }, [params, provider, setParams]);
+  return [flash, setFlash];
+}
+
+/**
+ * One cloud connector on a data-source page: whether this installation can connect the provider, and
+ * the person's connection — connect, connected since, last sync and its report, sync now with its
+ * progress, the last error, disconnect with a confirmation.
+ */
+export function CloudConnection({ provider }: { provider: ConnectorProvider }) {
+  const { t } = useTranslation();
+  const headingId = useId();
+  const connector = useConnector(provider);
+  const [flash, setFlash] = useConnectResult(provider);
+  const name = connector.data?.name ?? "";
+
+  return (
+    <section className="cloud-connection" aria-labelledby={headingId}>
+      <h3 id={headingId}>{name ? t("connectors.title", { name }) : t("connectors.title_generic")}</h3>
+      {flash && <Alert status={flash.status}>{t(flash.key, { name })}</Alert>}
+      {connector.isPending && <LoadingState />}
+      {connector.isError && <Alert status="error">{t("connectors.load_failed")}</Alert>}
+      {connector.data && <ConnectorBody connector={connector.data} onFlash={setFlash} />}
+    </section>
+  );
+}
+
+function ConnectorBody({ connector, onFlash }: { connector: Connector; onFlash: (f: Flash | null) => void }) {
+  const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const start = useStartConnect(connector.provider);
+  const name = connector.name;
+
+  const connect = () => {
+    onFlash(null);
+    start.mutate(pathname, { onSuccess: (answer) => leavePage.to(answer.authorization_url) });
+  };
+
+  const exportFile = connector.has_export_file && <p>{t("connectors.use_export", { name })}</p>;
+  if (connector.retired_on && isRetired(connector.retired_on)) {
+    return (
+      <>
+        <p>{t("connectors.retired", { name, date: formatDay(connector.retired_on, i18n.language) })}</p>
+        {exportFile}
+        {connector.connection && (
+          <ConnectionDetails
+            connector={connector}
+            connection={connector.connection}
+            canSync={false}
+            reconnect={null}
+            startFailed={null}
+            onFlash={onFlash}
+          />
+        )}
+      </>
+    );
+  }
+  if (!connector.configured) {
+    return (
+      <>
+        <p>{t("connectors.not_configured", { name })}</p>
+        {exportFile}
+      </>
+    );
+  }
+  const connectButton = (
+    <Button isBusy={start.isPending} onClick={connect}>
+      {connector.connection ? t("connectors.reconnect", { name }) : t("connectors.connect", { name })}
+    </Button>
+  );
+  const startFailed = start.isError && <Alert status="error">{t("connectors.action_failed")}</Alert>;
+  if (!connector.connection) {
+    return (
+      <>
+        <p>{t("connectors.pitch", { name, metrics: metricList(connector.metrics, t, i18n.language) })}</p>
+        {connector.blood_pressure && <p>{t("connectors.pitch_bp")}</p>}
+        {startFailed}
+        <div className="actions">{connectButton}</div>
+      </>
+    );
+  }
+  return (
+    <ConnectionDetails
+      connector={connector}
+      connection={connector.connection}
+      canSync
+      reconnect={connector.connection.status === "reconnect_needed" ? connectButton : null}
+      startFailed={startFailed || null}
+      onFlash={onFlash}
+    />
+  );
+}

@@ -1,0 +1,279 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react";
+import type { Connection, Connector } from "@tonus/contract";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import "../../i18n/index.ts";
+import { changeLanguage } from "../../i18n/index.ts";
+import { configureApiClient } from "../../shared/api/client.ts";
+import { CloudConnection } from "./CloudConnection.tsx";
+import { leavePage } from "./connectors-api.ts";
+
+configure({ asyncUtilTimeout: 8000 });
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json" } });
+
+const connection = (over: Partial<Connection> = {}): Connection => ({
+  status: "active",
+  connected_at: "2026-11-20T10:00:00Z",
+  last_sync_at: "2026-11-23T09:30:00Z",
+  last_sync_report: {
+    read: 36,
+    imported: 34,
+    skipped: 0,
+    rejected: 2,
+    rejected_reasons: { out_of_range: 1, malformed: 1 },
+  },
+  sync_state: "idle",
+  retry_at: null,
+  last_error: null,
+  ...over,
+});
+
+const oura = (over: Partial<Connector> = {}): Connector => ({
+  provider: "oura",
+  name: "Oura",
+  configured: true,
+  retired_on: null,
+  has_export_file: true,
+  metrics: ["sleep", "rmssd", "steps"],
+  blood_pressure: false,
+  connection: null,
+  ...over,
+});
+
+type Call = { path: string; method: string; body: unknown };
+
+/** A fake API answering from `state`; `handle` may change it per call (the server's side of the story). */
+function mockApi(
+  state: { connector: Connector },
+  calls: Call[],
+  handle?: (call: Call) => Response | undefined,
+) {
+  configureApiClient({
+    fetch: async (input, init) => {
+      const call = {
+        path: String(input).split("?")[0] ?? "",
+        method: init?.method ?? "GET",
+        body: init?.body ? JSON.parse(String(init.body)) : undefined,
+      };
+      calls.push(call);
+      const custom = handle?.(call);
+      if (custom) return custom;
+      if (call.path === "/dashboard_api/v1/connectors/oura/" && call.method === "GET")
+        return json(200, state.connector);
+      return json(404, { error: "Not found", code: "not_found" });
+    },
+  });
+}
+
+function renderAt(path = "/data-sources/oura-ring") {
+  const router = createMemoryRouter([{ path: "*", element: <CloudConnection provider="oura" /> }], {
+    initialEntries: [path],
+  });
+  render(
+    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  return router;
+}
+
+afterEach(async () => {
+  cleanup();
+  vi.restoreAllMocks();
+  await changeLanguage("en");
+});
+
+describe("CloudConnection", () => {
+  it("says plainly when the operator has not configured the provider, and points to the export file", async () => {
+    mockApi({ connector: oura({ configured: false }) }, []);
+    renderAt();
+    expect(await screen.findByRole("heading", { name: "Oura account" })).toBeTruthy();
+    expect(
+      screen.getByText(
+        /cannot be connected on this installation of Tonus: its operator has not added Oura's API credentials/,
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText(/with an export file from Oura/)).toBeTruthy();
+    expect(screen.queryByRole("button")).toBeNull();
+  });
+
+  it("connects: asks the server to start and leaves for the provider, coming back to this page", async () => {
+    const calls: Call[] = [];
+    mockApi({ connector: oura() }, calls, (call) =>
+      call.method === "POST"
+        ? json(200, { authorization_url: "https://cloud.ouraring.com/oauth/authorize?state=s" })
+        : undefined,
+    );
+    const leave = vi.spyOn(leavePage, "to").mockImplementation(() => {});
+    renderAt("/data-sources-mobile-back/oura-ring");
+    expect(
+      await screen.findByText(
+        "Connect your Oura account and Tonus will read this data in the background, about every hour: sleep, HRV (RMSSD), and steps.",
+      ),
+    ).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Connect Oura" }));
+    await waitFor(() =>
+      expect(leave).toHaveBeenCalledWith("https://cloud.ouraring.com/oauth/authorize?state=s"),
+    );
+    expect(calls).toContainEqual({
+      path: "/dashboard_api/v1/connectors/oura/connect/",
+      method: "POST",
+      body: { return_to: "/data-sources-mobile-back/oura-ring" },
+    });
+  });
+
+  it("shows since when, the last sync and its report with the reasons for refused values", async () => {
+    mockApi({ connector: oura({ connection: connection() }) }, []);
+    renderAt();
+    expect(await screen.findByText("Connected since")).toBeTruthy();
+    expect(screen.getByText("Values read").nextElementSibling?.textContent).toBe("36");
+    expect(screen.getByText("New").nextElementSibling?.textContent).toBe("34");
+    expect(screen.getByText("Refused").nextElementSibling?.textContent).toBe("2");
+    expect(screen.getByText("Outside the plausible range: 1")).toBeTruthy();
+    expect(screen.getByText("Unreadable: 1")).toBeTruthy();
+  });
+
+  it("syncs now and shows the progress until the sync is done", async () => {
+    const calls: Call[] = [];
+    const state = {
+      connector: oura({ connection: connection({ last_sync_report: null, last_sync_at: null }) }),
+    };
+    let polls = 0;
+    mockApi(state, calls, (call) => {
+      if (call.method === "POST") {
+        state.connector = oura({
+          connection: connection({ sync_state: "running", last_sync_report: null, last_sync_at: null }),
+        });
+        return json(202, state.connector);
+      }
+      if (call.method === "GET" && state.connector.connection?.sync_state === "running" && ++polls >= 1)
+        state.connector = oura({
+          connection: connection({
+            last_sync_report: { read: 5, imported: 5, skipped: 0, rejected: 0, rejected_reasons: {} },
+          }),
+        });
+      return undefined;
+    });
+    renderAt();
+    expect(await screen.findByText("Not yet")).toBeTruthy();
+    fireEvent.click(screen.getByRole("button", { name: "Sync now" }));
+    expect(await screen.findByText("Syncing…")).toBeTruthy();
+    expect(screen.getByRole("button", { name: /Sync now/ }).getAttribute("aria-busy")).toBe("true");
+    await waitFor(() => expect(screen.getByText("Values read").nextElementSibling?.textContent).toBe("5"));
+    expect(screen.queryByText("Syncing…")).toBeNull();
+    expect(calls.filter((c) => c.method === "POST" && c.path.endsWith("/sync/"))).toHaveLength(1);
+  });
+
+  it("disconnects after a confirmation, and says when the provider did not confirm the revocation", async () => {
+    const calls: Call[] = [];
+    const state = { connector: oura({ connection: connection() }) };
+    mockApi(state, calls, (call) => {
+      if (call.method !== "DELETE") return undefined;
+      state.connector = oura();
+      return json(200, { ok: true, revoked: false });
+    });
+    renderAt();
+    fireEvent.click(await screen.findByRole("button", { name: "Disconnect" }));
+    const group = screen.getByRole("group", { name: /Disconnect Oura\?/ });
+    expect(group.textContent).toContain("Data already imported stays on your dashboard.");
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Disconnect Oura"));
+    fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("group")).toBeNull();
+    expect(calls.some((c) => c.method === "DELETE")).toBe(false);
+    fireEvent.click(screen.getByRole("button", { name: "Disconnect" }));
+    fireEvent.click(screen.getByRole("button", { name: "Disconnect Oura" }));
+    expect(await screen.findByText(/did not confirm that it revoked Tonus's access/)).toBeTruthy();
+    expect(await screen.findByRole("button", { name: "Connect Oura" })).toBeTruthy();
+    expect(calls).toContainEqual({
+      path: "/dashboard_api/v1/connectors/oura/",
+      method: "DELETE",
+      body: undefined,
+    });
+  });
+
+  it("reads the callback's result once and clears it from the address", async () => {
+    mockApi({ connector: oura() }, []);
+    const router = renderAt("/data-sources/oura-ring?connect=error&provider=oura&reason=denied&tab=2");
+    expect(
+      await screen.findByText("You did not allow Tonus to read your Oura data, so nothing was connected."),
+    ).toBeTruthy();
+    await waitFor(() => expect(router.state.location.search).toBe("?tab=2"));
+    cleanup();
+    mockApi({ connector: oura() }, []);
+    renderAt("/data-sources/oura-ring?connect=ok&provider=withings");
+    await screen.findByRole("button", { name: "Connect Oura" });
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("asks to connect again when the provider refused the token, and explains a pause", async () => {
+    mockApi(
+      {
+        connector: oura({
+          connection: connection({
+            status: "reconnect_needed",
+            last_error: { code: "reconnect_needed", at: "2026-11-23T10:00:00Z" },
+          }),
+        }),
+      },
+      [],
+    );
+    renderAt();
+    expect(await screen.findByText(/no longer accepts Tonus's access/)).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Connect Oura again" })).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Sync now" })).toBeNull();
+    cleanup();
+    mockApi(
+      {
+        connector: oura({
+          connection: connection({
+            sync_state: "waiting",
+            retry_at: "2026-11-23T10:05:00Z",
+            last_error: { code: "rate_limited", at: "2026-11-23T10:00:00Z" },
+          }),
+        }),
+      },
+      [],
+    );
+    renderAt();
+    expect(
+      await screen.findByText("Oura asked Tonus to slow down. The sync goes on by itself."),
+    ).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toMatch(/^Paused until .+; the sync resumes by itself\.$/);
+  });
+
+  it("says when the vendor turned the API off, offering the export file and only a disconnect", async () => {
+    mockApi({ connector: oura({ name: "Fitbit", retired_on: "2026-10-30", connection: connection() }) }, []);
+    renderAt();
+    expect(
+      await screen.findByText(
+        "Fitbit turned this API off on October 30, 2026, so Tonus can no longer read it.",
+      ),
+    ).toBeTruthy();
+    expect(screen.getByText(/with an export file from Fitbit/)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Sync now" })).toBeNull();
+    expect(screen.queryByRole("button", { name: /Connect/ })).toBeNull();
+    expect(screen.getByRole("button", { name: "Disconnect" })).toBeTruthy();
+  });
+
+  it("speaks Russian", async () => {
+    await changeLanguage("ru");
+    mockApi({ connector: oura({ connection: connection() }) }, []);
+    renderAt("/data-sources/oura-ring?connect=ok&provider=oura");
+    expect(await screen.findByRole("heading", { name: "Аккаунт Oura" })).toBeTruthy();
+    expect(screen.getByText("Аккаунт Oura подключён. Первая синхронизация уже началась.")).toBeTruthy();
+    expect(screen.getByText("Прочитано значений").nextElementSibling?.textContent).toBe("36");
+    expect(screen.getByText("Вне правдоподобного диапазона: 1")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Синхронизировать сейчас" })).toBeTruthy();
+    cleanup();
+    mockApi({ connector: oura() }, []);
+    renderAt();
+    expect(
+      await screen.findByText(
+        "Подключите аккаунт Oura, и Tonus будет в фоне, примерно раз в час, загружать эти данные: сон, ВСР (RMSSD) и шаги.",
+      ),
+    ).toBeTruthy();
+  });
+});

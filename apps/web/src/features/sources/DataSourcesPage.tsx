@@ -1,0 +1,107 @@
+import type { SourceCategory, SourceSummary } from "@tonus/contract";
+import { useId, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
+import { Alert } from "../../shared/ui/Alert.tsx";
+import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { SourceLogo, SourceStateBadge, useSourceName } from "./SourceBits.tsx";
+import { sourcePath } from "./source-paths.ts";
+import { useSources } from "./sources-api.ts";
+import "./sources.css";
+
+/** Case- and accent-insensitive match of the query against the name and the translated data types. */
+export function matchesQuery(
+  source: SourceSummary,
+  query: string,
+  typeLabel: (t: string) => string,
+  name: string = source.name,
+): boolean {
+  const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+  const q = fold(query.trim());
+  if (q === "") return true;
+  return [name, source.name, ...source.data_types.map(typeLabel)].some((text) => fold(text).includes(q));
+}
+
+/** /data-sources: every gadget and app Tonus can take data from, by category, with search. */
+export default function DataSourcesPage() {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const sources = useSources();
+  const [query, setQuery] = useState("");
+  const searchId = useId();
+  const typeLabel = (type: string) => t(`sources.data_types.${type}`);
+  const nameOf = useSourceName();
+
+  const list = sources.data?.results ?? [];
+  const shown = list.filter((s) => matchesQuery(s, query, typeLabel, nameOf(s)));
+  const groups = (sources.data?.categories ?? [])
+    .map((category) => ({ category, items: shown.filter((s) => s.categories[0] === category) }))
+    .filter((g) => g.items.length > 0);
+
+  if (sources.isPending) return <LoadingState />;
+  if (sources.isError) return <Alert status="error">{t("sources.load_failed")}</Alert>;
+  const total = groups.reduce((n, g) => n + g.items.length, 0);
+
+  return (
+    <div className="sources">
+      <p className="sources__intro">{t("sources.intro", { count: sources.data.results.length })}</p>
+      <div className="field sources__search">
+        <label className="field__label" htmlFor={searchId}>
+          {t("sources.search_label")}
+        </label>
+        <input
+          id={searchId}
+          className="field__input"
+          type="search"
+          value={query}
+          placeholder={t("sources.search_placeholder")}
+          onChange={(e) => setQuery(e.target.value)}
+        />
+      </div>
+      <p className="sources__count" aria-live="polite">
+        {t("sources.found", { count: total })}
+      </p>
+      {groups.map(({ category, items }) => (
+        <CategorySection key={category} category={category} items={items} pathname={pathname} />
+      ))}
+    </div>
+  );
+}
+
+function CategorySection({
+  category,
+  items,
+  pathname,
+}: {
+  category: SourceCategory;
+  items: SourceSummary[];
+  pathname: string;
+}) {
+  const { t } = useTranslation();
+  const nameOf = useSourceName();
+  const headingId = useId();
+  return (
+    <section className="sources__category" aria-labelledby={headingId}>
+      <h2 id={headingId}>{t(`sources.categories.${category}`)}</h2>
+      <ul className="sources__grid">
+        {items.map((s) => (
+          <li key={s.slug}>
+            <Link className="source-card" to={sourcePath(pathname, s.slug)}>
+              <SourceLogo url={s.logo_url} />
+              <span className="source-card__body">
+                <span className="source-card__name">{nameOf(s)}</span>
+                <span className="source-card__types">
+                  {s.data_types
+                    .slice(0, 4)
+                    .map((type) => t(`sources.data_types.${type}`))
+                    .join(", ")}
+                </span>
+                <SourceStateBadge source={s} />
+              </span>
+            </Link>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

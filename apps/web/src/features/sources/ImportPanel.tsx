@@ -1,0 +1,185 @@
+import { useQueryClient } from "@tanstack/react-query";
+import type { Import, SourceDetail } from "@tonus/contract";
+import { useEffect, useId, useRef, useState } from "react";
+import { useTranslation } from "react-i18next";
+import { ApiError } from "../../shared/api/client.ts";
+import { Alert } from "../../shared/ui/Alert.tsx";
+import { Button } from "../../shared/ui/Button.tsx";
+import { CsvMappingForm } from "./CsvMappingForm.tsx";
+import { ImportReportView } from "./ImportReportView.tsx";
+import { formatBytes, fraction } from "./import-format.ts";
+import {
+  isActive,
+  SOURCES_QUERY_KEY,
+  type UploadProgress,
+  uploadImport,
+  useCancelImport,
+  useImport,
+} from "./sources-api.ts";
+
+/** The text for a refused upload: the reason a file was refused, else the error code's. */
+function useUploadError() {
+  const { t } = useTranslation();
+  return (error: unknown): string => {
+    if (!(error instanceof ApiError)) return t("errors.codes.unknown");
+    const reason = (error.body as { reason?: string } | null)?.reason;
+    if (error.code === "import_rejected" && reason) return t(`sources.reasons.${reason}`);
+    return t(`errors.codes.${error.code}`, { defaultValue: t("errors.codes.unknown") });
+  };
+}
+
+/** Upload with a progress bar and cancel, then the import's own progress, mapping step and report. */
+export function ImportPanel({ source }: { source: SourceDetail }) {
+  const { t, i18n } = useTranslation();
+  const queryClient = useQueryClient();
+  const inputId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [uploading, setUploading] = useState<UploadProgress | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [importId, setImportId] = useState<string | null>(source.last_import?.id ?? null);
+  // A new key empties the file input once its file has been sent.
+  const [inputKey, setInputKey] = useState(0);
+  const abort = useRef<AbortController | null>(null);
+  const current = useImport(importId, source.last_import);
+  const cancel = useCancelImport();
+  const errorText = useUploadError();
+  const units = t("sources.bytes_units", { returnObjects: true }) as string[];
+  const busy = uploading !== null || isActive(current.data);
+
+  // When an import ends while the page watches it, the source's state (and the list's) changes with it.
+  const running = isActive(current.data);
+  const wasRunning = useRef(running);
+  useEffect(() => {
+    if (wasRunning.current && !running) void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
+    wasRunning.current = running;
+  }, [running, queryClient]);
+
+  const start = async () => {
+    if (!file) return;
+    setError(null);
+    abort.current = new AbortController();
+    setUploading({ loaded: 0, total: file.size });
+    try {
+      const created = await uploadImport({
+        file,
+        source: source.slug,
+        language: i18n.language,
+        onProgress: setUploading,
+        signal: abort.current.signal,
+      });
+      queryClient.setQueryData([...SOURCES_QUERY_KEY, "import", created.id], created);
+      setImportId(created.id);
+      setFile(null);
+      setInputKey((k) => k + 1);
+      await queryClient.invalidateQueries({ queryKey: [...SOURCES_QUERY_KEY, "list"] });
+    } catch (e) {
+      if (!(e instanceof DOMException && e.name === "AbortError")) setError(errorText(e));
+    } finally {
+      setUploading(null);
+      abort.current = null;
+    }
+  };
+
+  return (
+    <div className="import-panel">
+      <div className="field">
+        <label className="field__label" htmlFor={inputId}>
+          {t("sources.upload.choose")}
+        </label>
+        <input
+          key={inputKey}
+          id={inputId}
+          className="field__input"
+          type="file"
+          disabled={busy}
+          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+        />
+      </div>
+      {uploading ? (
+        <UploadBar progress={uploading} units={units} onCancel={() => abort.current?.abort()} />
+      ) : (
+        <Button disabled={!file || busy} onClick={start}>
+          {t("sources.upload.start")}
+        </Button>
+      )}
+      {error && <Alert status="error">{error}</Alert>}
+      {current.data && (
+        <ImportView
+          item={current.data}
+          units={units}
+          onCancel={() => cancel.mutate(current.data.id)}
+          isCancelling={cancel.isPending || current.data.cancel_requested}
+        />
+      )}
+    </div>
+  );
+}
+
+function UploadBar({
+  progress,
+  units,
+  onCancel,
+}: {
+  progress: UploadProgress;
+  units: string[];
+  onCancel: () => void;
+}) {
+  const { t, i18n } = useTranslation();
+  const labelId = useId();
+  return (
+    <div className="import-progress">
+      <p id={labelId}>
+        {t("sources.upload.uploading", {
+          loaded: formatBytes(progress.loaded, i18n.language, units),
+          total: formatBytes(progress.total, i18n.language, units),
+        })}
+      </p>
+      <progress aria-labelledby={labelId} value={fraction(progress.loaded, progress.total)} max={1} />
+      <Button variant="secondary" onClick={onCancel}>
+        {t("sources.upload.cancel_upload")}
+      </Button>
+    </div>
+  );
+}
+
+function ImportView({
+  item,
+  units,
+  onCancel,
+  isCancelling,
+}: {
+  item: Import;
+  units: string[];
+  onCancel: () => void;
+  isCancelling: boolean;
+}) {
+  const { t, i18n } = useTranslation();
+  const labelId = useId();
+  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  if (item.status === "needs_mapping" && item.preview)
+    return <CsvMappingForm item={item} preview={item.preview} onCancel={onCancel} />;
+  if (!isActive(item)) return <ImportReportView item={item} />;
+  return (
+    <div className="import-progress" aria-live="polite">
+      <h3 id={labelId}>{t(`sources.import.status.${item.status}`, { name: item.file_name })}</h3>
+      <progress
+        aria-labelledby={labelId}
+        value={fraction(item.progress.bytes_read, item.progress.bytes_total)}
+        max={1}
+      />
+      <p>
+        {t("sources.import.progress", {
+          read: formatBytes(item.progress.bytes_read, i18n.language, units),
+          total: formatBytes(item.progress.bytes_total, i18n.language, units),
+        })}{" "}
+        {t("sources.import.records", {
+          count: item.progress.imported,
+          formatted: number(item.progress.imported),
+        })}
+      </p>
+      <Button variant="secondary" onClick={onCancel} isBusy={isCancelling} disabled={isCancelling}>
+        {isCancelling ? t("sources.import.cancelling") : t("sources.import.cancel")}
+      </Button>
+    </div>
+  );
+}

@@ -1,0 +1,83 @@
+import type { Import, ImportProblem } from "@tonus/contract";
+import { useTranslation } from "react-i18next";
+import { Alert } from "../../shared/ui/Alert.tsx";
+
+const SHOWN_PROBLEMS = 20;
+
+/** Where in the file a problem is: its line, byte or the file inside a zip. */
+function useWhere() {
+  const { t, i18n } = useTranslation();
+  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  return (p: ImportProblem): string => {
+    const parts: string[] = [];
+    if (p.entry) parts.push(t("sources.report.in_entry", { entry: p.entry }));
+    if (p.line !== undefined) parts.push(t("sources.report.at_line", { line: number(p.line) }));
+    else if (p.offset !== undefined) parts.push(t("sources.report.at_byte", { offset: number(p.offset) }));
+    return parts.join(", ");
+  };
+}
+
+/** The end of an import: what was read, imported, already there, refused and why. */
+export function ImportReportView({ item }: { item: Import }) {
+  const { t, i18n } = useTranslation();
+  const where = useWhere();
+  const report = item.report;
+  const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const finished = item.finished_at
+    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
+        new Date(item.finished_at),
+      )
+    : "";
+  const rows: [string, number][] = report
+    ? [
+        ["read", report.read],
+        ["imported", report.imported],
+        ["duplicates", report.duplicates],
+        ["rejected", report.rejected],
+        ["ignored", report.ignored],
+        ["measurements", report.measurements],
+        ["bp_readings", report.bp_readings],
+      ]
+    : [];
+  return (
+    <section className="import-report" aria-labelledby={`report-${item.id}`}>
+      <h3 id={`report-${item.id}`}>{t(`sources.report.title_${item.status}`, { name: item.file_name })}</h3>
+      {finished && <p className="muted">{t("sources.report.finished_at", { when: finished })}</p>}
+      {report?.fatal && (
+        <Alert status={item.status === "failed" ? "error" : "info"}>
+          {t(`sources.reasons.${report.fatal.reason}`)}
+          {where(report.fatal) && ` (${where(report.fatal)})`}
+          {item.status === "done" && ` ${t("sources.report.kept_before")}`}
+        </Alert>
+      )}
+      {item.status === "cancelled" && <p>{t("sources.report.cancelled_note")}</p>}
+      <dl className="import-report__counts">
+        {rows.map(([key, value]) => (
+          <div key={key}>
+            <dt>{t(`sources.report.${key}`)}</dt>
+            <dd>{number(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      {report && report.rejections.length > 0 && (
+        <>
+          <h4>{t("sources.report.problems")}</h4>
+          <ul className="import-report__problems">
+            {report.rejections.slice(0, SHOWN_PROBLEMS).map((p, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
+              <li key={i}>
+                {t(`sources.reasons.${p.reason}`)}
+                {where(p) && ` — ${where(p)}`}
+              </li>
+            ))}
+          </ul>
+          {report.rejected > SHOWN_PROBLEMS && (
+            <p className="muted">
+              {t("sources.report.more_problems", { count: report.rejected - SHOWN_PROBLEMS })}
+            </p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}

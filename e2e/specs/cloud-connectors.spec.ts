@@ -1,0 +1,54 @@
+// Cloud connectors (issue 7) in Chromium, in English and Russian: on /data-sources/oura-ring a person
+// connects Oura — the browser goes to the provider's authorization page and back — sees the first
+// background sync's report, syncs again, and disconnects, which revokes the grant at the provider.
+// "Oura" here is a local stand-in started by e2e/support/server.ts: it answers in Oura's documented
+// formats (apps/server/src/modules/connectors/standin/), it is not Oura. axe on each state.
+import AxeBuilder from "@axe-core/playwright";
+import { expect, type Page, test } from "@playwright/test";
+import { DataSourcePage } from "../pages/data-source.page.ts";
+import { LANGS } from "../support/i18n.ts";
+import { E2E_MAIL_API_PORT } from "../support/ports.ts";
+import { newUser, registerViaApi } from "../support/seed.ts";
+
+async function expectNoAxeViolations(page: Page): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
+}
+
+async function revocationsAtProvider(page: Page): Promise<number> {
+  const res = await page.request.get(`http://127.0.0.1:${E2E_MAIL_API_PORT}/connectors/oura/revocations`);
+  return ((await res.json()) as { count: number }).count;
+}
+
+for (const { lang, browserLocale } of LANGS) {
+  test.describe(`cloud connectors (${lang})`, () => {
+    test.use({ locale: browserLocale });
+
+    test("connects Oura on its source page, syncs, and disconnects with the grant revoked", async ({
+      page,
+      baseURL,
+    }) => {
+      test.setTimeout(180_000);
+      await registerViaApi(page.request, newUser(`cloud-${lang}`), baseURL ?? "");
+      const source = new DataSourcePage(page, lang, "Oura");
+      await source.goto("oura-ring");
+      await expect(source.connection).toBeVisible({ timeout: 20_000 });
+      await expectNoAxeViolations(page);
+
+      await source.connect();
+      await expect(page).toHaveURL(/\/data-sources\/oura-ring$/, { timeout: 30_000 });
+      await source.expectConnected();
+      await source.expectSynced();
+      await expectNoAxeViolations(page);
+
+      await source.syncNow();
+      await source.expectSynced();
+
+      const before = await revocationsAtProvider(page);
+      await source.disconnect();
+      await source.expectDisconnected();
+      expect(await revocationsAtProvider(page)).toBeGreaterThan(before);
+      await expectNoAxeViolations(page);
+    });
+  });
+}
