@@ -3,7 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { crc32, deflateRawSync } from "node:zlib";
-import { API, ARCHIVE_API, BILLING_API } from "@tonus/contract";
+import { API, ARCHIVE_API, BILLING_API, NOTIFICATIONS_API } from "@tonus/contract";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
@@ -95,8 +95,10 @@ async function restorable(app: App, userId: string): Promise<Record<string, stri
       const columns = (spec.importColumns ?? []).filter(
         (c) => c !== key && !(spec.identityColumns ?? []).includes(c),
       );
+      // Dashboard values derived from measurements and readings are written again by those modules.
+      const derived = table === "dashboard_values" ? " and source not in ('measurement', 'bp_log')" : "";
       const { rows } = await app.ctx.database.query<{ row: Record<string, unknown> | string }>(
-        `select to_jsonb(t) as row from "${table}" t where "${key}" = $1`,
+        `select to_jsonb(t) as row from "${table}" t where "${key}" = $1${derived}`,
         [userId],
       );
       out[table] = rows
@@ -183,6 +185,18 @@ describe.each(BACKENDS)("archive import on %s", (backend) => {
         clientId: "s1",
       },
     ]);
+    // A customer's layout is stored from their first edit on (until then the defaults are shown).
+    await q(
+      `insert into dashboard_charts (user_id, item, position) values ($1, 'weight', 0), ($1, 'steps', 1)`,
+      [person.userId],
+    );
+    const settings = await client.put(NOTIFICATIONS_API.settings, {
+      weekly_report: true,
+      weekly_report_day: 5,
+      reminders: true,
+      reminder_time: "07:45",
+    });
+    expect(settings.statusCode, settings.body).toBe(200);
     const materials = await app.ctx.database.db
       .select({ id: academyMaterials.id })
       .from(academyMaterials)
@@ -205,15 +219,27 @@ describe.each(BACKENDS)("archive import on %s", (backend) => {
     const client = b.client(app);
     const res = await client.request("POST", ARCHIVE_API.import, multipart([{ data: zip }]));
     expect(res.statusCode, res.body).toBe(200);
+    // The two readings' systolic and diastolic values come back on the dashboard, written again.
+    const derivedValues = 4;
     expect(res.json()).toEqual({
       ok: true,
       restored: Object.fromEntries(
         Object.entries(before)
           .filter(([table]) => table !== "users")
-          .map(([table, rows]) => [table, rows.length]),
+          .map(([table, rows]) => [table, rows.length + (table === "dashboard_values" ? derivedValues : 0)]),
       ),
     });
     expect(await restorable(app, b.userId)).toEqual(before);
+    const bpValues = await app.ctx.database.query<{ metric: string; value: number }>(
+      "select metric, value from dashboard_values where user_id = $1 and source = 'bp_log' order by at, metric",
+      [b.userId],
+    );
+    expect(bpValues.rows.map((r) => [r.metric, Number(r.value)])).toEqual([
+      ["bp_diastolic", 82],
+      ["bp_systolic", 128],
+      ["bp_diastolic", 76],
+      ["bp_systolic", 117],
+    ]);
     // The account keeps its own e-mail; the photo comes back as a fresh file of the same picture.
     const profile = (await client.get(API.profile)).json();
     expect(profile).toMatchObject({ email: b.email, name: "=Ada Lovelace", units: "imperial" });
