@@ -45,6 +45,14 @@ function moscowMinuteAgo(): string {
   }).format(new Date(Date.now() - 60_000));
 }
 
+/** Today's ISO weekday in Moscow, 1 = Monday … 7 = Sunday (the settings' numbering). */
+function moscowIsoWeekday(): number {
+  const name = new Intl.DateTimeFormat("en-US", { timeZone: "Europe/Moscow", weekday: "short" }).format(
+    new Date(),
+  );
+  return ["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"].indexOf(name) + 1;
+}
+
 async function signedIn(browser: Browser, base: string, lang: Lang, locale: string) {
   const context = await browser.newContext({ baseURL: base, locale });
   const user = newUser(`notify-${lang}`);
@@ -83,7 +91,9 @@ for (const { lang, browserLocale } of LANGS) {
       const news = page.getByRole("checkbox", { name: t("notifications.news.enable") });
       const time = page.getByLabel(t("notifications.reminders.time"));
       await weekly.check();
-      await page.getByLabel(t("notifications.weekly.day")).selectOption("3");
+      // The day after tomorrow, so the weekly report does not go out during the test.
+      const weeklyDay = String(((moscowIsoWeekday() + 1) % 7) + 1);
+      await page.getByLabel(t("notifications.weekly.day")).selectOption(weeklyDay);
       await reminders.check();
       const at = moscowMinuteAgo();
       await time.fill(at);
@@ -97,11 +107,12 @@ for (const { lang, browserLocale } of LANGS) {
       await expect(reminders).toBeChecked();
       await expect(news).toBeChecked();
       await expect(time).toHaveValue(at);
-      await expect(page.getByLabel(t("notifications.weekly.day"))).toHaveValue("3");
+      await expect(page.getByLabel(t("notifications.weekly.day"))).toHaveValue(weeklyDay);
 
       // The server's minutely job finds the reminder due and mails it.
-      const mail = await waitForMail(user.email, { timeoutMs: 180_000 });
-      expect(mail).toContain(lang === "ru" ? "время, которое вы выбрали" : "the time you chose");
+      const reminderText = lang === "ru" ? "время, которое вы выбрали" : "the time you chose";
+      const mail = await waitForMail(user.email, { timeoutMs: 180_000, containing: reminderText });
+      expect(mail).toContain(reminderText);
       const link = findLink(mail, `${base}${NOTIFICATIONS_API.unsubscribe}?token=reminders.`);
 
       // A signed-out browser (a mail client's, say) opens the link: it asks first, then unsubscribes.

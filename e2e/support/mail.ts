@@ -19,24 +19,35 @@ function decodeQuotedPrintable(raw: string): string {
   return Buffer.from(bytes).toString("utf8");
 }
 
-/** Waits for a message to `to` on the test's SMTP server and returns its decoded text. */
+/**
+ * Waits for a message to `to` on the test's SMTP server and returns its decoded text: the latest one,
+ * or, with `containing`, the latest whose decoded text holds that string (another mail the server
+ * sends meanwhile, a weekly report say, is passed over).
+ */
 export async function waitForMail(
   to: string,
-  opts: { after?: number; timeoutMs?: number } = {},
+  opts: { after?: number; timeoutMs?: number; containing?: string } = {},
 ): Promise<string> {
-  let found: Received | undefined;
+  let found: string | undefined;
   await expect
     .poll(
       async () => {
         const res = await fetch(`http://127.0.0.1:${E2E_MAIL_API_PORT}/?to=${encodeURIComponent(to)}`);
         const all = (await res.json()) as Received[];
-        found = all.filter((m) => m.at >= (opts.after ?? 0)).at(-1);
-        return Boolean(found);
+        found = all
+          .filter((m) => m.at >= (opts.after ?? 0))
+          .map((m) => decodeMail(m.raw))
+          .filter((text) => opts.containing === undefined || text.includes(opts.containing))
+          .at(-1);
+        return found !== undefined;
       },
       { timeout: opts.timeoutMs ?? 15_000 },
     )
     .toBe(true);
-  const raw = found?.raw ?? "";
+  return found ?? "";
+}
+
+function decodeMail(raw: string): string {
   const decoded = decodeQuotedPrintable(raw);
   return /Content-Transfer-Encoding: base64/i.test(raw) ? decodeBase64Parts(raw, decoded) : decoded;
 }
