@@ -176,14 +176,24 @@ function ParameterChooser({
       .filter((g) => g.metrics.length > 0);
   }, [flows, labels]);
 
+  // The boxes follow this list, changed in the click's own render (a checkbox never shows its old state
+  // after a click while the change travels) and set again from the layout whenever that changes.
+  const [chosen, setChosen] = useState<readonly MetricKey[]>(parameters);
+  const [shownParameters, setShownParameters] = useState(parameters);
+  if (shownParameters !== parameters) {
+    setShownParameters(parameters);
+    setChosen(parameters);
+  }
+
   const toggle = (metric: MetricKey) => {
-    const result = toggleParameter(parameters, metric);
+    const result = toggleParameter(chosen, metric);
     if ("error" in result) {
       setError(t("errors.codes.table_limit"));
       return;
     }
     setError(null);
-    save(result.parameters, {
+    setChosen(result.parameters);
+    void save(result.parameters, {
       onError: (failure) => {
         if (failure instanceof ApiError && failure.code === "pro_required") onProRequired();
         else if (failure instanceof ApiError && failure.code === "table_limit")
@@ -196,7 +206,7 @@ function ParameterChooser({
   return (
     <details className="parameter-chooser">
       <summary>
-        {t("dashboard.table.choose", { chosen: parameters.length, max: DASHBOARD_LIMITS.tableMaxParameters })}
+        {t("dashboard.table.choose", { chosen: chosen.length, max: DASHBOARD_LIMITS.tableMaxParameters })}
       </summary>
       {error && (
         <p className="field__error parameter-chooser__error" role="alert">
@@ -209,11 +219,7 @@ function ParameterChooser({
             <legend>{pick(category.title, i18n.language)}</legend>
             {metrics.map(({ metric, hasData }) => (
               <label key={metric} className="choice">
-                <input
-                  type="checkbox"
-                  checked={parameters.includes(metric)}
-                  onChange={() => toggle(metric)}
-                />
+                <input type="checkbox" checked={chosen.includes(metric)} onChange={() => toggle(metric)} />
                 <span>{label(metric)}</span>
                 {!hasData && <span className="muted">{t("dashboard.table.no_data_yet")}</span>}
               </label>

@@ -207,7 +207,7 @@ function useLayoutCache() {
     update: (change: (layout: DashboardLayout) => DashboardLayout) =>
       queryClient.setQueryData<DashboardLayout>(key, (layout) => (layout ? change(layout) : layout)),
     refetch: () => queryClient.invalidateQueries({ queryKey: key }),
-    cancel: () => void queryClient.cancelQueries({ queryKey: key }),
+    cancel: () => queryClient.cancelQueries({ queryKey: key }),
     refetchTable: () => queryClient.invalidateQueries({ queryKey: [...key.slice(0, -1), "table"] }),
   };
 }
@@ -250,8 +250,10 @@ const TABLE_MUTATION_KEY = [...DASHBOARD_QUERY_KEY, "table-parameters"] as const
 /**
  * Sets the table's parameters. Each change sends the whole list, so changes run one after another
  * (one mutation scope): a quick series of clicks can never land on the server out of order. The page
- * shows each change at once (in the cache, before the request is even queued, any read of the layout
- * in flight cancelled) and reads the server's list again once the last change has settled.
+ * shows each change at once (in the cache, before the request is even queued) and reads the server's
+ * list again once the last change has settled. A read of the layout in flight is cancelled first and
+ * that cancellation awaited: it puts the list it started from back, which would otherwise undo the
+ * change just shown.
  */
 export function useSetTableParameters() {
   const queryClient = useQueryClient();
@@ -267,8 +269,8 @@ export function useSetTableParameters() {
       void cache.refetchTable();
     },
   });
-  return (parameters: MetricKey[], options: { onError: (failure: unknown) => void }) => {
-    cache.cancel();
+  return async (parameters: MetricKey[], options: { onError: (failure: unknown) => void }) => {
+    await cache.cancel();
     cache.update((layout) => ({ ...layout, table_parameters: parameters }));
     mutation.mutate(parameters, options);
   };
