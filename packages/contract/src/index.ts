@@ -7,6 +7,7 @@ export * from "./connectors.ts";
 export * from "./dashboard.ts";
 export * from "./dashboard-metrics.ts";
 export * from "./errors.ts";
+export * from "./ifttt.ts";
 export * from "./imports.ts";
 export * from "./ingest.ts";
 export * from "./measurements.ts";

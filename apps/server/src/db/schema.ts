@@ -698,6 +698,23 @@ export const iftttEvents = pgTable(
 );
 
 /**
+ * People whose new trigger events IFTTT has not been told of yet (its realtime API). A new event moves
+ * the person to the back with a fresh `seq`; the sender deletes only the `seq` it posted, so an event
+ * that arrives while a batch is in flight is sent in a later batch.
+ */
+export const iftttRealtimePending = pgTable(
+  "ifttt_realtime_pending",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    noticedAt: ts("noticed_at").notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("ifttt_realtime_pending_seq_key").on(t.seq)],
+);
+
+/**
  * First-party analytics: allow-listed event names and property keys only, never health values. The
  * person is a keyed pseudonym (`user_key`), so rows can be deleted with the account without naming it.
  */

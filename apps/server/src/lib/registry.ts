@@ -68,6 +68,11 @@ export type UserDataSection = {
   /** Optional extra work beside the generic table handling (files). */
   exportExtra?: (ctx: RegistryContext, data: SectionData) => Promise<void>;
   importExtra?: (ctx: RegistryContext, data: SectionData) => Promise<void>;
+  /**
+   * Rebuilds rows derived from other sections once every section is imported, in the same transaction;
+   * runs whether or not the archive holds this section (an older archive may lack it).
+   */
+  afterImport?: (ctx: RegistryContext) => Promise<void>;
   deleteExtra?: (ctx: RegistryContext) => Promise<void>;
 };
 
@@ -355,6 +360,7 @@ export async function importUserData(
         }
         if (section.importExtra) await section.importExtra(ctx, data);
       }
+      for (const section of env.registry.sections) if (section.afterImport) await section.afterImport(ctx);
     });
   } catch (error) {
     if (error instanceof AppError) throw error;

@@ -1,20 +1,29 @@
-import { randomUUID } from "node:crypto";
-import { BpReadingCreateSchema } from "@tonus/contract";
+import {
+  IFTTT_DEFAULT_LIMIT,
+  IFTTT_MAX_LIMIT,
+  IftttActionRequestSchema,
+  IftttFieldOptionsRequestSchema,
+  IftttFieldValidateRequestSchema,
+  IftttTriggerRequestSchema,
+} from "@tonus/contract";
 import { and, eq } from "drizzle-orm";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
 import { iftttTriggerIdentities, oauthGrants, users } from "../../db/schema.ts";
 import { AppError } from "../../lib/app-error.ts";
 import { writeAudit } from "../../lib/audit.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { safeEqual } from "../../lib/crypto.ts";
-import { createReading } from "../bp/bp.service.ts";
-import { recordValues } from "../dashboard-values/dashboard-values.service.ts";
 import { findClient, registerOAuthClient } from "../oauth/oauth.clients.ts";
 import { type BearerGrant, findBearerGrant, mintTokenForFixture } from "../oauth/oauth.service.ts";
+import { ACTIONS, profileTimeZone } from "./ifttt.actions.ts";
 import { iftttDataSection } from "./ifttt.data.ts";
+import { IftttError } from "./ifttt.errors.ts";
+import { noteRealtimeNotice, sendRealtimeNotices } from "./ifttt.realtime.ts";
 import {
   IFTTT_EVENT_TYPES,
+  isTimeZone,
   pollTrigger,
   recordIftttEvent,
   seedFixtureEvents,
@@ -23,22 +32,7 @@ import {
 
 export const IFTTT_PREFIX = "/ifttt/v1";
 export const FIXTURE_EMAIL = "ifttt-fixture@tonus.invalid";
-const DEFAULT_LIMIT = 50;
-const MAX_LIMIT = 50;
-
-/** An IFTTT protocol error: `{errors: [{message}]}` (plus `status: "SKIP"` for a permanent action failure). */
-export class IftttError extends Error {
-  readonly status: number;
-  readonly skip: boolean;
-  constructor(status: number, message: string, skip = false) {
-    super(message);
-    this.status = status;
-    this.skip = skip;
-  }
-}
-
-type Body = Record<string, unknown>;
-const asObject = (v: unknown): Body => (v && typeof v === "object" && !Array.isArray(v) ? (v as Body) : {});
+export const REALTIME_JOB = "ifttt.realtime";
 
 function requireServiceKey(ctx: AppContext, request: FastifyRequest): void {
   const key = ctx.config.IFTTT_SERVICE_KEY;
@@ -55,115 +49,43 @@ async function requireBearer(db: Db, request: FastifyRequest): Promise<BearerGra
   return grant;
 }
 
-function parseLimit(body: Body): number {
-  if (!("limit" in body) || body.limit === null) return DEFAULT_LIMIT;
-  const n = typeof body.limit === "number" ? body.limit : Number(body.limit);
-  if (!Number.isInteger(n) || n < 0) throw new IftttError(400, "limit must be a non-negative integer");
-  return Math.min(n, MAX_LIMIT);
+/** The body against its contract schema; a refusal is IFTTT's 400 naming the field. */
+function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
+  const parsed = schema.safeParse(body ?? {});
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.length ? `${issue.path.join(".")}: ` : "";
+  throw new IftttError(400, `${where}${issue?.message ?? "The request is not valid"}`);
 }
 
-/** Actions: each writes through the owning domain's write path and answers the new record's id. */
-type ActionDef = {
-  sample: Record<string, string>;
-  skipSample: Record<string, string>;
-  run: (ctx: AppContext, userId: string, fields: Body) => Promise<string>;
-};
-
-/** A number IFTTT sends as a string (or a number), or NaN. */
-const numberField = (v: unknown) =>
-  typeof v === "number" ? v : typeof v === "string" && v.trim() !== "" ? Number(v) : Number.NaN;
-
-/** The person's time zone for an action's record (IFTTT sends none with actions). */
-async function userTimeZone(db: Db, userId: string): Promise<string> {
-  const [row] = await db.select({ tz: users.timezone }).from(users).where(eq(users.id, userId));
-  return row?.tz ?? "UTC";
+/** The zone IFTTT sent for the person when this runtime knows it, else the profile's. */
+async function timeZoneFor(db: Db, userId: string, sent: unknown): Promise<string> {
+  return isTimeZone(sent) ? sent : profileTimeZone(db, userId);
 }
-
-const ACTIONS: Record<string, ActionDef> = {
-  // Through modules/bp: validated there like any reading (ESC/ESH category, bp.reading_added event).
-  log_blood_pressure: {
-    sample: { systolic: "128", diastolic: "82", pulse: "70" },
-    skipSample: { systolic: "80", diastolic: "120", pulse: "" },
-    run: async (ctx, userId, fields) => {
-      const systolic = numberField(fields.systolic);
-      const diastolic = numberField(fields.diastolic);
-      const pulseRaw = fields.pulse;
-      const pulse =
-        pulseRaw === undefined || pulseRaw === null || pulseRaw === "" ? undefined : numberField(pulseRaw);
-      const parsed = BpReadingCreateSchema.safeParse({
-        systolic,
-        diastolic,
-        ...(pulse !== undefined ? { pulse } : {}),
-        measured_at: new Date().toISOString(),
-        time_zone: await userTimeZone(ctx.database.db, userId),
-      });
-      if (!parsed.success)
-        throw new IftttError(400, parsed.error.issues[0]?.message ?? "The reading is not valid", true);
-      const { reading } = await createReading(ctx, userId, parsed.data);
-      return reading.id;
-    },
-  },
-  // The profile's weight (kg, as users.weight_kg stores it) and a dated dashboard value.
-  log_weight: {
-    sample: { weight_kg: "70.5" },
-    skipSample: { weight_kg: "-3" },
-    run: async (ctx, userId, fields) => {
-      const kg = numberField(fields.weight_kg);
-      if (!Number.isFinite(kg) || kg < 20 || kg > 400)
-        throw new IftttError(400, "Weight must be a number of kilograms from 20 to 400", true);
-      const id = randomUUID();
-      const weightKg = Math.round(kg * 100) / 100;
-      await ctx.database.db.transaction(async (tx) => {
-        await tx.update(users).set({ weightKg }).where(eq(users.id, userId));
-        await recordValues(tx as unknown as Db, userId, [
-          { metric: "weight", at: new Date(), value: weightKg, source: "ifttt", clientId: id },
-        ]);
-      });
-      return id;
-    },
-  },
-  // Water through the dashboard's write path, stored in litres.
-  log_water: {
-    sample: { amount_ml: "250" },
-    skipSample: { amount_ml: "0" },
-    run: async (ctx, userId, fields) => {
-      const ml = numberField(fields.amount_ml);
-      if (!Number.isFinite(ml) || ml <= 0 || ml > 10_000)
-        throw new IftttError(400, "Amount must be from 1 to 10000 millilitres", true);
-      const id = randomUUID();
-      await ctx.database.db.transaction((tx) =>
-        recordValues(tx as unknown as Db, userId, [
-          { metric: "water", at: new Date(), value: ml / 1000, source: "ifttt", clientId: id },
-        ]),
-      );
-      return id;
-    },
-  },
-};
 
 /**
  * IFTTT's service API (https://ifttt.com/docs/api_reference): status and test setup behind the service
  * key, user info, triggers (polled, newest first) and actions behind the person's OAuth token. Every
  * route is CSRF-exempt (no cookies are read) and answers errors in IFTTT's `errors` shape, with the
- * app's `error`/`code` beside it so generic clients read them too.
+ * app's `error`/`code` beside it so generic clients read them too. The token is checked before the
+ * trigger, field or action is looked up, so a caller without one learns nothing (401, never 404).
  */
 export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   ctx.services.registry.register(iftttDataSection);
   const { db } = ctx.database;
-  // IFTTT's realtime API: "this person has new trigger events, poll now" (ifttt.com/docs/api_reference).
-  // One queued job per person at a time, so a burst of readings is one notification.
-  const realtime = ctx.services.jobs.defineJob<{ userId: string }>("ifttt.realtime", async ({ userId }) => {
-    const url = ctx.config.IFTTT_REALTIME_URL;
-    const key = ctx.config.IFTTT_SERVICE_KEY;
-    if (!url || !key) return;
-    const res = await fetch(url, {
-      method: "POST",
-      headers: { "IFTTT-Service-Key": key, "Content-Type": "application/json", Accept: "application/json" },
-      body: JSON.stringify({ data: [{ user_id: userId }] }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!res.ok) throw new Error(`IFTTT realtime answered ${res.status}`);
-  });
+  // IFTTT's realtime API: "these people have new trigger events, poll now". Notices wait in
+  // ifttt_realtime_pending and go out in batches; one queued run at a time, and a safety-net schedule.
+  const realtime = ctx.services.jobs.defineJob<Record<string, never>>(
+    REALTIME_JOB,
+    async () => {
+      const url = ctx.config.IFTTT_REALTIME_URL;
+      const serviceKey = ctx.config.IFTTT_SERVICE_KEY;
+      if (!url || !serviceKey) return;
+      const { more } = await sendRealtimeNotices(db, { url, serviceKey });
+      if (more) await realtime.send({}, { singletonKey: REALTIME_JOB });
+    },
+    { cron: "*/5 * * * *" },
+  );
   ctx.services.events.subscribe({
     name: "ifttt.events",
     types: Object.values(IFTTT_EVENT_TYPES),
@@ -177,8 +99,9 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
           and(eq(oauthGrants.userId, event.userId), eq(oauthGrants.clientId, ctx.config.IFTTT_CLIENT_ID)),
         )
         .limit(1);
-      if (connected)
-        await realtime.send({ userId: event.userId }, { tx, singletonKey: `ifttt-realtime:${event.userId}` });
+      if (!connected) return;
+      await noteRealtimeNotice(tx, [event.userId]);
+      await realtime.send({}, { tx, singletonKey: REALTIME_JOB });
     },
   });
 
@@ -206,7 +129,14 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
         message = "Temporarily unavailable, try again later";
       }
       reply.header("cache-control", "no-store");
-      code ??= status === 401 ? "not_authenticated" : status === 503 ? "unavailable" : "validation_failed";
+      code ??=
+        status === 401
+          ? "not_authenticated"
+          : status === 503
+            ? "unavailable"
+            : status === 404
+              ? "not_found"
+              : "validation_failed";
       return reply.status(status).send({
         errors: [skip ? { status: "SKIP", message } : { message }],
         error: message,
@@ -216,6 +146,7 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
     const exempt = { config: { csrfExempt: true } };
     // No automatic HEAD twins: IFTTT only GETs these, and every exempt route is listed by hand.
     const exemptGet = { ...exempt, exposeHeadRoute: false };
+    const notFound = () => new AppError("not_found", "Not found");
 
     scope.get(`${IFTTT_PREFIX}/status`, exemptGet, async (request) => {
       requireServiceKey(ctx, request);
@@ -223,7 +154,7 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
     });
 
     scope.post(`${IFTTT_PREFIX}/test/setup`, exempt, async (request) => {
-      if (!ctx.config.IFTTT_TEST_MODE) throw new AppError("not_found", "Not found");
+      if (!ctx.config.IFTTT_TEST_MODE) throw notFound();
       requireServiceKey(ctx, request);
       return { data: await testSetup(ctx) };
     });
@@ -239,76 +170,77 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
     });
 
     scope.post(`${IFTTT_PREFIX}/triggers/:trigger`, exempt, async (request) => {
+      const grant = await requireBearer(db, request);
       const { trigger } = request.params as { trigger: string };
       const def = TRIGGERS[trigger];
-      if (!def) throw new AppError("not_found", "Not found");
-      const grant = await requireBearer(db, request);
-      const body = asObject(request.body);
+      if (!def) throw notFound();
+      const body = parseBody(IftttTriggerRequestSchema, request.body);
       const fieldNames = Object.keys(def.fields);
-      const fields = asObject(body.triggerFields);
-      if (fieldNames.length && (!body.triggerFields || typeof body.triggerFields !== "object"))
-        throw new IftttError(400, "triggerFields is missing");
+      const fields = body.triggerFields ?? {};
+      if (fieldNames.length && !body.triggerFields) throw new IftttError(400, "triggerFields is missing");
       for (const name of fieldNames) {
         if (!(name in fields)) throw new IftttError(400, `triggerFields.${name} is missing`);
         const problem = def.fields[name]?.validate(fields[name]);
         if (problem) throw new IftttError(400, `triggerFields.${name}: ${problem}`);
       }
-      const limit = parseLimit(body);
-      const identity = typeof body.trigger_identity === "string" ? body.trigger_identity.slice(0, 200) : null;
-      if (identity) {
+      const limit = Math.min(body.limit ?? IFTTT_DEFAULT_LIMIT, IFTTT_MAX_LIMIT);
+      if (body.trigger_identity) {
         const picked = Object.fromEntries(fieldNames.map((n) => [n, fields[n]]));
         await db
           .insert(iftttTriggerIdentities)
-          .values({ userId: grant.userId, triggerIdentity: identity, trigger, fields: picked })
+          .values({ userId: grant.userId, triggerIdentity: body.trigger_identity, trigger, fields: picked })
           .onConflictDoUpdate({
             target: [iftttTriggerIdentities.userId, iftttTriggerIdentities.triggerIdentity],
             set: { fields: picked, trigger, lastPolledAt: new Date() },
           });
       }
-      return { data: await pollTrigger(db, grant.userId, trigger, def, fields, limit) };
+      const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
+      return {
+        data: await pollTrigger(db, { userId: grant.userId, slug: trigger, def, fields, limit, timeZone }),
+      };
     });
 
     scope.delete(`${IFTTT_PREFIX}/triggers/:trigger/trigger_identity/:identity`, exempt, async (request) => {
-      const { trigger, identity } = request.params as { trigger: string; identity: string };
-      if (!TRIGGERS[trigger]) throw new AppError("not_found", "Not found");
       const grant = await requireBearer(db, request);
+      const { trigger, identity } = request.params as { trigger: string; identity: string };
+      if (!TRIGGERS[trigger]) throw notFound();
       await db
         .delete(iftttTriggerIdentities)
         .where(
           and(
             eq(iftttTriggerIdentities.userId, grant.userId),
-            eq(iftttTriggerIdentities.triggerIdentity, identity.slice(0, 200)),
+            eq(iftttTriggerIdentities.triggerIdentity, identity),
           ),
         );
       return {};
     });
 
     scope.post(`${IFTTT_PREFIX}/triggers/:trigger/fields/:field/options`, exempt, async (request) => {
+      await requireBearer(db, request);
       const { trigger, field } = request.params as { trigger: string; field: string };
       const def = TRIGGERS[trigger]?.fields[field];
-      if (!def?.options) throw new AppError("not_found", "Not found");
-      await requireBearer(db, request);
+      if (!def?.options) throw notFound();
+      parseBody(IftttFieldOptionsRequestSchema, request.body);
       return { data: def.options };
     });
 
     scope.post(`${IFTTT_PREFIX}/triggers/:trigger/fields/:field/validate`, exempt, async (request) => {
+      await requireBearer(db, request);
       const { trigger, field } = request.params as { trigger: string; field: string };
       const def = TRIGGERS[trigger]?.fields[field];
-      if (!def) throw new AppError("not_found", "Not found");
-      await requireBearer(db, request);
-      const problem = def.validate(asObject(request.body).value);
+      if (!def) throw notFound();
+      const problem = def.validate(parseBody(IftttFieldValidateRequestSchema, request.body).value);
       return { data: problem ? { valid: false, message: problem } : { valid: true } };
     });
 
     scope.post(`${IFTTT_PREFIX}/actions/:action`, exempt, async (request) => {
+      const grant = await requireBearer(db, request);
       const { action } = request.params as { action: string };
       const def = ACTIONS[action];
-      if (!def) throw new AppError("not_found", "Not found");
-      const grant = await requireBearer(db, request);
-      const body = asObject(request.body);
-      if (!body.actionFields || typeof body.actionFields !== "object")
-        throw new IftttError(400, "actionFields is missing");
-      const id = await def.run(ctx, grant.userId, asObject(body.actionFields));
+      if (!def) throw notFound();
+      const body = parseBody(IftttActionRequestSchema, request.body);
+      const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
+      const id = await def.run(ctx, { userId: grant.userId, fields: body.actionFields, timeZone });
       await writeAudit(db, {
         action: "ifttt.action",
         userId: grant.userId,

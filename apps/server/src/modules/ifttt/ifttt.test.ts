@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { IFTTT_DEFAULT_LIMIT, IFTTT_MAX_LIMIT } from "@tonus/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import {
   dashboardValues,
   iftttEvents,
+  iftttRealtimePending,
   iftttTriggerIdentities,
   measurements,
   users,
@@ -38,10 +40,19 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
   let offApp: App;
   /** A stand-in for IFTTT's realtime endpoint: what it received. */
   const notified: { key: string | undefined; body: unknown }[] = [];
+  /** Requests the stand-in answers 503 before it accepts again (IFTTT down for a moment). */
+  let failures = 0;
+  let refused = 0;
   const realtime = http.createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => (body += c.toString()));
     req.on("end", () => {
+      if (failures > 0) {
+        failures--;
+        refused++;
+        res.statusCode = 503;
+        return res.end("{}");
+      }
       notified.push({ key: req.headers["ifttt-service-key"] as string | undefined, body: JSON.parse(body) });
       res.end("{}");
     });
@@ -246,6 +257,9 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     const { auth } = await setup();
     const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
     const userId = fixture?.id ?? "";
+    // IFTTT's realtime endpoint refuses the first call: the job's retry sends the notice again.
+    failures = 1;
+    refused = 0;
     const { reading } = await createReading(app.ctx, userId, {
       systolic: 182,
       diastolic: 111,
@@ -262,6 +276,8 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
         interval: 250,
       })
       .toEqual({ key: KEY, body: { data: [{ user_id: userId }] } });
+    expect(refused).toBe(1);
+    expect(await app.ctx.database.db.select().from(iftttRealtimePending)).toEqual([]);
     expect(first).toMatchObject({ systolic: 182, diastolic: 111, category: "grade_3" });
     expect(first.meta.id).toContain(reading.id);
     const cat = await call("POST", `${V1}/triggers/bp_in_category`, auth, {
@@ -336,5 +352,119 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {}, limit: 50 });
     expect(res.json().data).toHaveLength(3);
     expect(res.json().data.every((i: { systolic: number }) => i.systolic !== 177)).toBe(true);
+  });
+  it("checks the token before the trigger, field or action name: 401 without one, 404 with one", async () => {
+    const { auth } = await setup();
+    const unknown: ["POST" | "DELETE", string, unknown][] = [
+      ["POST", `${V1}/triggers/no_such_trigger`, { triggerFields: {} }],
+      ["DELETE", `${V1}/triggers/no_such_trigger/trigger_identity/abc`, undefined],
+      ["POST", `${V1}/triggers/no_such_trigger/fields/x/options`, {}],
+      ["POST", `${V1}/triggers/stress_above/fields/nope/validate`, { value: "1" }],
+      ["POST", `${V1}/triggers/new_bp_reading/fields/category/options`, {}],
+      ["POST", `${V1}/actions/no_such_action`, { actionFields: {} }],
+    ];
+    for (const [method, url, body] of unknown) {
+      for (const headers of [{}, { authorization: "Bearer toa_forged" }] as Record<string, string>[]) {
+        const res = await call(method, url, headers, body);
+        expect(res.statusCode, `${method} ${url}`).toBe(401);
+        expect(res.json().errors).toEqual([{ message: expect.any(String) }]);
+      }
+      const known = await call(method, url, auth, body);
+      expect(known.statusCode, `${method} ${url}`).toBe(404);
+      expect(known.json().errors).toEqual([{ message: expect.any(String) }]);
+    }
+  });
+
+  it("honours any limit up to the documented maximum, and answers 50 items without one (O7)", async () => {
+    const { auth } = await setup();
+    const [fixture] = await app.ctx.database.db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    const userId = fixture?.id ?? "";
+    const start = Date.parse("2026-01-01T00:00:00Z");
+    const rows = Array.from({ length: IFTTT_MAX_LIMIT + 20 }, (_, i) => ({
+      userId,
+      kind: "bp_reading",
+      sourceId: `many-${i}`,
+      occurredAt: new Date(start + i * 60_000),
+      data: { systolic: 120, diastolic: 80, category: "normal" },
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await app.ctx.database.db.insert(iftttEvents).values(rows.slice(i, i + 500));
+    const count = async (body: Record<string, unknown>) => {
+      const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {}, ...body });
+      expect(res.statusCode, res.body).toBe(200);
+      return (res.json().data as unknown[]).length;
+    };
+    expect(await count({})).toBe(IFTTT_DEFAULT_LIMIT);
+    expect(await count({ limit: null })).toBe(IFTTT_DEFAULT_LIMIT);
+    expect(await count({ limit: 51 })).toBe(51);
+    expect(await count({ limit: 777 })).toBe(777);
+    expect(await count({ limit: IFTTT_MAX_LIMIT + 5000 })).toBe(IFTTT_MAX_LIMIT);
+    for (const limit of [-1, 1.5, "10", true]) {
+      const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, { triggerFields: {}, limit });
+      expect(res.statusCode, String(limit)).toBe(400);
+      expect(res.json().errors[0].message).toContain("limit");
+    }
+  });
+
+  it("gives item times in IFTTT's user.timezone, else in the person's profile zone", async () => {
+    const { auth } = await setup();
+    const { db } = app.ctx.database;
+    const [fixture] = await db.select().from(users).where(eq(users.email, FIXTURE_EMAIL));
+    const userId = fixture?.id ?? "";
+    await db.update(users).set({ timezone: "Asia/Tokyo" }).where(eq(users.id, userId));
+    await db.insert(iftttEvents).values({
+      userId,
+      kind: "bp_reading",
+      sourceId: "tz-reading",
+      occurredAt: new Date("2030-07-01T22:30:05Z"),
+      data: { systolic: 120, diastolic: 80, category: "normal" },
+    });
+    const firstAt = async (user?: unknown) => {
+      const body = { triggerFields: {}, limit: 1, ...(user === undefined ? {} : { user }) };
+      const res = await call("POST", `${V1}/triggers/new_bp_reading`, auth, body);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data[0].measured_at as string;
+    };
+    expect(await firstAt({ timezone: "Europe/Berlin" })).toBe("2030-07-02T00:30:05+02:00");
+    expect(await firstAt({ timezone: "America/New_York" })).toBe("2030-07-01T18:30:05-04:00");
+    expect(await firstAt({ timezone: "UTC" })).toBe("2030-07-01T22:30:05+00:00");
+    // No zone, or one this server does not know: the profile's.
+    expect(await firstAt()).toBe("2030-07-02T07:30:05+09:00");
+    expect(await firstAt({ timezone: "Mars/Olympus_Mons" })).toBe("2030-07-02T07:30:05+09:00");
+    // Every zone names the same instant.
+    for (const timezone of ["Europe/Berlin", "Asia/Kolkata", "Pacific/Chatham"])
+      expect(Date.parse(await firstAt({ timezone }))).toBe(Date.parse("2030-07-01T22:30:05Z"));
+  });
+
+  it("answers 503 in IFTTT's error shape when the database fails during a call (O7)", async () => {
+    const { auth } = await setup();
+    const { database } = app.ctx;
+    const poll = ["triggers/new_bp_reading", { triggerFields: {} }] as const;
+    const log = [
+      "actions/log_blood_pressure",
+      { actionFields: { systolic: "130", diastolic: "85" } },
+    ] as const;
+    // A real failure from the database: a table the call needs is gone for a moment.
+    for (const [table, [url, body]] of [
+      ["ifttt_events", poll],
+      ["oauth_tokens", poll],
+      ["bp_readings", log],
+    ] as const) {
+      await database.query(`alter table "${table}" rename to "${table}_away"`);
+      try {
+        const res = await call("POST", `${V1}/${url}`, auth, body);
+        expect(res.statusCode, `${table}: ${res.body}`).toBe(503);
+        expect(res.json()).toMatchObject({
+          errors: [{ message: expect.any(String) }],
+          code: "unavailable",
+        });
+        expect(res.json().errors[0]).not.toHaveProperty("status");
+        expect(res.body).not.toContain(table);
+      } finally {
+        await database.query(`alter table "${table}_away" rename to "${table}"`);
+      }
+    }
+    const me = await call("GET", `${V1}/user/info`, auth);
+    expect(me.statusCode).toBe(200);
   });
 });

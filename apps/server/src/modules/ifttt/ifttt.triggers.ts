@@ -1,5 +1,5 @@
 import { bpCategory } from "@tonus/hrv";
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bpReadings, iftttEvents, measurements } from "../../db/schema.ts";
 import type { DomainEvent } from "../../lib/events.ts";
@@ -35,6 +35,33 @@ const finite = (v: unknown) => (typeof v === "number" && Number.isFinite(v) ? v 
 const pick = (o: unknown, k: string) =>
   o && typeof o === "object" ? (o as Record<string, unknown>)[k] : undefined;
 
+/** What a blood-pressure reading's trigger items carry (category as bpCategory names it). */
+export function bpEventData(row: { systolic: number; diastolic: number; pulse: number | null }) {
+  return {
+    systolic: row.systolic,
+    diastolic: row.diastolic,
+    ...(row.pulse !== null ? { pulse: row.pulse } : {}),
+    category: bpCategory(row.systolic, row.diastolic),
+  };
+}
+
+/** What a measurement's trigger items carry: its scores and values, where the result has them. */
+export function measurementEventData(result: unknown): Record<string, number> {
+  const scores = pick(result, "scores");
+  const values = pick(result, "values");
+  const data = {
+    stress: finite(pick(scores, "stress")),
+    energy: finite(pick(scores, "energy")),
+    performance: finite(pick(scores, "performance")),
+    heart_rate: finite(pick(values, "heart_rate")),
+    rmssd: finite(pick(values, "rmssd")),
+  };
+  return Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)) as Record<
+    string,
+    number
+  >;
+}
+
 /**
  * Keeps the IFTTT copy of a new reading or measurement (the numbers triggers filter on, as they were
  * when it happened), and drops it when the person deletes the original. A repeated delivery is a no-op.
@@ -50,15 +77,15 @@ export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<bool
       .from(bpReadings)
       .where(and(eq(bpReadings.id, p.reading_id), eq(bpReadings.userId, userId)));
     if (!row) return false;
-    const data = {
-      systolic: row.systolic,
-      diastolic: row.diastolic,
-      pulse: row.pulse ?? undefined,
-      category: bpCategory(row.systolic, row.diastolic),
-    };
     const inserted = await tx
       .insert(iftttEvents)
-      .values({ userId, kind: "bp_reading", sourceId: row.id, occurredAt: row.measuredAt, data })
+      .values({
+        userId,
+        kind: "bp_reading",
+        sourceId: row.id,
+        occurredAt: row.measuredAt,
+        data: bpEventData(row),
+      })
       .onConflictDoNothing()
       .returning({ id: iftttEvents.id });
     return inserted.length > 0;
@@ -68,18 +95,15 @@ export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<bool
       .from(measurements)
       .where(and(eq(measurements.id, p.measurement_id), eq(measurements.userId, userId)));
     if (!row) return false;
-    const scores = pick(row.result, "scores");
-    const values = pick(row.result, "values");
-    const data = {
-      stress: finite(pick(scores, "stress")),
-      energy: finite(pick(scores, "energy")),
-      performance: finite(pick(scores, "performance")),
-      heart_rate: finite(pick(values, "heart_rate")),
-      rmssd: finite(pick(values, "rmssd")),
-    };
     const inserted = await tx
       .insert(iftttEvents)
-      .values({ userId, kind: "hrv_measurement", sourceId: row.id, occurredAt: row.startedAt, data })
+      .values({
+        userId,
+        kind: "hrv_measurement",
+        sourceId: row.id,
+        occurredAt: row.startedAt,
+        data: measurementEventData(row.result),
+      })
       .onConflictDoNothing()
       .returning({ id: iftttEvents.id });
     return inserted.length > 0;
@@ -152,26 +176,104 @@ export const TRIGGERS: Record<string, TriggerDef> = {
 
 export type TriggerItem = Record<string, unknown> & { meta: { id: string; timestamp: number } };
 
+/** Whether `timeZone` is an IANA zone this runtime knows. */
+export function isTimeZone(timeZone: unknown): timeZone is string {
+  if (typeof timeZone !== "string" || timeZone === "") return false;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `at` as ISO 8601 with the wall-clock time and UTC offset of `timeZone` (`2026-11-22T09:15:00+01:00`),
+ * the form IFTTT shows a "date with time" ingredient in.
+ */
+export function isoInZone(at: Date, timeZone: string): string {
+  const parts = Object.fromEntries(
+    new Intl.DateTimeFormat("en-US", {
+      timeZone,
+      hourCycle: "h23",
+      year: "numeric",
+      month: "2-digit",
+      day: "2-digit",
+      hour: "2-digit",
+      minute: "2-digit",
+      second: "2-digit",
+      timeZoneName: "longOffset",
+    })
+      .formatToParts(at)
+      .map((p) => [p.type, p.value]),
+  );
+  // "GMT" alone is UTC; historical zones can have second offsets ("GMT+05:53:28"), cut to ±hh:mm.
+  const offset = parts.timeZoneName === "GMT" ? "+00:00" : String(parts.timeZoneName).slice(3, 9);
+  return `${parts.year}-${parts.month}-${parts.day}T${parts.hour}:${parts.minute}:${parts.second}${offset}`;
+}
+
 /** IFTTT ingredients are strings or numbers; absent values are empty strings so recipes never break. */
-function ingredients(kind: IftttEventKind, data: Record<string, unknown>, occurredAt: Date) {
+function ingredients(
+  kind: IftttEventKind,
+  data: Record<string, unknown>,
+  occurredAt: Date,
+  timeZone: string,
+) {
   const keys =
     kind === "hrv_measurement"
       ? ["stress", "energy", "performance", "heart_rate", "rmssd"]
       : ["systolic", "diastolic", "pulse", "category"];
-  const out: Record<string, unknown> = { measured_at: occurredAt.toISOString() };
+  const out: Record<string, unknown> = { measured_at: isoInZone(occurredAt, timeZone) };
   for (const k of keys) out[k] = data[k] ?? "";
   return out;
 }
 
-/** Up to `limit` matching events, newest first, each with its ingredients and a stable `meta`. */
+type EventRow = typeof iftttEvents.$inferSelect;
+
+/**
+ * A measurement restored from an archive (or backfilled by migration 0013) before the recompute job
+ * gave it a result has an event with empty data; once the result exists, the event takes its numbers.
+ */
+async function completeMeasurementEvents(db: Db, userId: string, rows: EventRow[]): Promise<void> {
+  const empty = rows.filter((r) => r.kind === "hrv_measurement" && Object.keys(r.data).length === 0);
+  if (empty.length === 0) return;
+  const ids = empty.map((r) => r.sourceId).filter((id) => UUID_RE.test(id));
+  if (ids.length === 0) return;
+  const found = await db
+    .select({ id: measurements.id, result: measurements.result })
+    .from(measurements)
+    .where(
+      and(eq(measurements.userId, userId), inArray(measurements.id, ids), isNotNull(measurements.result)),
+    );
+  for (const m of found) {
+    const data = measurementEventData(m.result);
+    if (Object.keys(data).length === 0) continue;
+    for (const row of empty) {
+      if (row.sourceId !== m.id) continue;
+      row.data = data;
+      await db.update(iftttEvents).set({ data }).where(eq(iftttEvents.id, row.id));
+    }
+  }
+}
+
+const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Up to `limit` matching events, newest first, each with its ingredients (times in `timeZone`) and a
+ * stable `meta`.
+ */
 export async function pollTrigger(
   db: Db,
-  userId: string,
-  slug: string,
-  def: TriggerDef,
-  fields: Record<string, unknown>,
-  limit: number,
+  q: {
+    userId: string;
+    slug: string;
+    def: TriggerDef;
+    fields: Record<string, unknown>;
+    limit: number;
+    timeZone: string;
+  },
 ): Promise<TriggerItem[]> {
+  const { userId, slug, def, fields, limit, timeZone } = q;
   if (limit === 0) return [];
   const out: TriggerItem[] = [];
   // Filtering happens here (few rows per person); scan newest first in pages until `limit` match.
@@ -184,10 +286,11 @@ export async function pollTrigger(
       .orderBy(desc(iftttEvents.occurredAt), desc(iftttEvents.id))
       .limit(PAGE)
       .offset(offset);
+    await completeMeasurementEvents(db, userId, rows);
     for (const row of rows) {
       if (!def.matches(row.data, fields)) continue;
       out.push({
-        ...ingredients(def.kind, row.data, row.occurredAt),
+        ...ingredients(def.kind, row.data, row.occurredAt, timeZone),
         meta: {
           id: `${slug}-${row.kind}-${row.sourceId}`,
           timestamp: Math.floor(row.occurredAt.getTime() / 1000),
