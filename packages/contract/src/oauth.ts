@@ -23,6 +23,23 @@ export const OAUTH_API = {
   analyticsSummary: "/dashboard_api/v1/operator/analytics/",
 } as const;
 
+/**
+ * The token endpoint's form (RFC 6749 §4.1.3, §6), sent as `application/x-www-form-urlencoded` (JSON is
+ * accepted too): every field is a string; which ones are required depends on `grant_type` and on how the
+ * client authenticates, so the endpoint checks that and answers RFC 6749 §5.2 errors.
+ */
+export const OAuthTokenRequestSchema = z.object({
+  grant_type: z.string().max(100).optional(),
+  code: z.string().max(500).optional(),
+  redirect_uri: z.string().max(2000).optional(),
+  code_verifier: z.string().max(200).optional(),
+  refresh_token: z.string().max(500).optional(),
+  client_id: z.string().max(200).optional(),
+  client_secret: z.string().max(500).optional(),
+  scope: z.string().max(500).optional(),
+});
+export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequestSchema>;
+
 /** The web page showing the consent ("Authorize IFTTT", spec §2); `?request=<id>`, never `scope`. */
 export const OAUTH_CONSENT_PAGE = "/oauth2/authorize/ifttt";
 

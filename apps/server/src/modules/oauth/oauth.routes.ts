@@ -4,6 +4,7 @@ import {
   OAuthDecisionRequestSchema,
   OAuthDecisionSchema,
   OAuthRequestInfoSchema,
+  OAuthTokenRequestSchema,
   OkSchema,
 } from "@tonus/contract";
 import type { FastifyError, FastifyInstance, FastifyReply } from "fastify";
@@ -52,8 +53,24 @@ function refuse(reply: FastifyReply, message: string) {
     );
 }
 
-/** Form fields of the token request; a repeated parameter is refused (RFC 6749 §3.2). */
+/**
+ * Form fields of the token request, checked against the contract's `OAuthTokenRequestSchema` (lengths;
+ * unknown parameters are ignored, as RFC 6749 §3.2 asks); a repeated parameter is refused.
+ */
 function tokenFields(body: unknown): Map<string, string> {
+  const out = readTokenFields(body);
+  const parsed = OAuthTokenRequestSchema.safeParse(Object.fromEntries(out));
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new OAuthError(
+      "invalid_request",
+      `${issue?.path.join(".") || "body"}: ${issue?.message ?? "invalid"}`,
+    );
+  }
+  return out;
+}
+
+function readTokenFields(body: unknown): Map<string, string> {
   const out = new Map<string, string>();
   if (body instanceof URLSearchParams) {
     for (const [k, v] of body) {
