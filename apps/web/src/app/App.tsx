@@ -1,7 +1,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useTranslation } from "react-i18next";
 import { createBrowserRouter, Outlet, RouterProvider } from "react-router";
-import { AnalyticsPageViews } from "../features/analytics/AnalyticsPageViews.tsx";
+import { Analytics } from "../features/analytics/Analytics.tsx";
 import { forgetEverything } from "../features/auth/auth-api.ts";
 import { ChatWidget } from "../features/chat/ChatWidget.tsx";
 import { getCurrentLanguage } from "../i18n/index.ts";
@@ -33,7 +33,7 @@ function Root() {
       <RouteGate />
       <TransientAlert />
       <ChatWidget />
-      <AnalyticsPageViews />
+      <Analytics />
     </>
   );
 }

@@ -117,8 +117,10 @@ export async function deleteExpiredEvents(db: Db, retentionDays: number, now = n
 const FUNNEL = ["sign_up", "measurement_completed", "upgrade_completed"] as const;
 
 /**
- * The operator's view over the last `days` days (UTC dates): daily active users, and the funnel, where
- * each step counts the people who also reached every earlier step in the window.
+ * The operator's view over the last `days` days (UTC dates): daily active users, and the funnel
+ * sign-up → first measurement → upgrade. Steps count in order per person: a measurement counts only at
+ * or after that person's first sign-up in the window, an upgrade only at or after their first
+ * measurement after it; a person who upgraded before measuring stops at the measurement step.
  */
 export async function summarize(db: Db, days: number, now = new Date()): Promise<AnalyticsSummary> {
   const since = new Date(now.getTime() - days * DAY_MS);
@@ -126,21 +128,25 @@ export async function summarize(db: Db, days: number, now = new Date()): Promise
     select to_char(date_created at time zone 'UTC', 'YYYY-MM-DD') as date, count(distinct user_key)::int as users
     from analytics_events where user_key is not null and date_created >= ${since}
     group by 1 order by 1`)) as unknown as { rows: { date: string; users: number }[] };
-  const funnel: AnalyticsSummary["funnel"] = [];
-  for (let i = 0; i < FUNNEL.length; i++) {
-    const steps = FUNNEL.slice(0, i + 1);
-    const r = (await db.execute(sql`
-      select count(*)::int as users from (
-        select user_key from analytics_events
-        where user_key is not null and date_created >= ${since}
-          and name in (${sql.join(
-            steps.map((s) => sql`${s}`),
-            sql`, `,
-          )})
-        group by user_key having count(distinct name) = ${steps.length}) t`)) as unknown as {
-      rows: { users: number }[];
-    };
-    funnel.push({ step: FUNNEL[i] as (typeof FUNNEL)[number], users: r.rows[0]?.users ?? 0 });
-  }
+  const steps = (await db.execute(sql`
+    with signed as (
+      select user_key, min(date_created) as at from analytics_events
+      where name = 'sign_up' and user_key is not null and date_created >= ${since} and date_created <= ${now}
+      group by user_key),
+    measured as (
+      select e.user_key, min(e.date_created) as at from analytics_events e join signed s using (user_key)
+      where e.name = 'measurement_completed' and e.date_created >= s.at and e.date_created <= ${now}
+      group by e.user_key),
+    upgraded as (
+      select e.user_key from analytics_events e join measured m using (user_key)
+      where e.name = 'upgrade_completed' and e.date_created >= m.at and e.date_created <= ${now}
+      group by e.user_key)
+    select (select count(*) from signed)::int as sign_up,
+      (select count(*) from measured)::int as measurement_completed,
+      (select count(*) from upgraded)::int as upgrade_completed`)) as unknown as {
+    rows: { sign_up: number; measurement_completed: number; upgrade_completed: number }[];
+  };
+  const row = steps.rows[0];
+  const funnel: AnalyticsSummary["funnel"] = FUNNEL.map((step) => ({ step, users: row?.[step] ?? 0 }));
   return { days, daily_active_users: daily.rows, funnel };
 }

@@ -7,9 +7,18 @@ import { analyticsEvents } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
-import { cleanProps, localHour, timeOfDayBucket } from "./analytics.service.ts";
+import {
+  cleanProps,
+  deleteExpiredEvents,
+  ingestEvents,
+  localHour,
+  summarize,
+  timeOfDayBucket,
+} from "./analytics.service.ts";
 
 const TOKEN = "analytics-token-for-tests";
+const RETENTION_DAYS = 10;
+const DAY_MS = 86_400_000;
 
 describe("time-of-day buckets (spec §7, half-open hours)", () => {
   it.each([
@@ -70,8 +79,10 @@ describe.each(BACKENDS)("analytics ingest on %s", (backend) => {
   let offApp: App;
   beforeAll(async () => {
     const database = await getTestDatabase(backend);
-    app = await buildTestApp(database, { ANALYTICS_ENABLED: "1", ANALYTICS_TOKEN: TOKEN });
-    offApp = await buildTestApp(database, { ANALYTICS_TOKEN: TOKEN });
+    // Both apps work jobs on this database, so both keep events for the same RETENTION_DAYS.
+    const retention = { ANALYTICS_RETENTION_DAYS: String(RETENTION_DAYS) };
+    app = await buildTestApp(database, { ANALYTICS_ENABLED: "1", ANALYTICS_TOKEN: TOKEN, ...retention });
+    offApp = await buildTestApp(database, { ANALYTICS_TOKEN: TOKEN, ...retention });
   });
   afterAll(async () => {
     await offApp.close();
@@ -197,6 +208,106 @@ describe.each(BACKENDS)("analytics ingest on %s", (backend) => {
     expect((await person.client(app).get(OAUTH_API.analyticsSummary)).statusCode).toBe(403);
     expect((await app.inject({ method: "GET", url: OAUTH_API.analyticsSummary })).statusCode).toBe(403);
   });
+
+  it("counts the funnel in order per person: a step only after that person's earlier steps", async () => {
+    const now = new Date("2027-03-10T12:00:00Z");
+    const at = (daysAgo: number) => new Date(now.getTime() - daysAgo * DAY_MS).toISOString();
+    const step = (user: string, name: string, daysAgo: number) =>
+      event({ user_id: user, event_name: name, date_created: at(daysAgo), event_props: {} });
+    const events = [
+      // In order, with repeats: all three steps.
+      step("inorder", "sign_up", 20),
+      step("inorder", "measurement_completed", 19),
+      step("inorder", "measurement_completed", 10),
+      step("inorder", "upgrade_completed", 5),
+      // Upgraded before the first measurement: stops at the measurement step.
+      step("upgrade-first", "sign_up", 20),
+      step("upgrade-first", "upgrade_completed", 15),
+      step("upgrade-first", "measurement_completed", 10),
+      // Measured before signing up (a demo, say), never after: signed up only.
+      step("measured-before", "measurement_completed", 12),
+      step("measured-before", "sign_up", 11),
+      step("measured-before", "upgrade_completed", 3),
+      // Signed up before the window: not in this funnel at all.
+      step("old", "sign_up", 40),
+      step("old", "measurement_completed", 20),
+      step("old", "upgrade_completed", 10),
+      // Same instant counts as "after".
+      step("same-time", "sign_up", 8),
+      step("same-time", "measurement_completed", 8),
+      step("same-time", "upgrade_completed", 8),
+    ];
+    const { db } = app.ctx.database;
+    const stored = await ingestEvents(db, app.ctx.config.secretKey, events, now);
+    // Events older than 30 days when they arrive are dropped: store the old one as it arrived then.
+    await ingestEvents(
+      db,
+      app.ctx.config.secretKey,
+      events.slice(10, 11),
+      new Date(now.getTime() - 39 * DAY_MS),
+    );
+    expect(stored.stored).toBe(events.length - 1);
+    const summary = await summarize(db, 30, now);
+    expect(summary.funnel).toEqual([
+      { step: "sign_up", users: 4 },
+      { step: "measurement_completed", users: 3 },
+      { step: "upgrade_completed", users: 2 },
+    ]);
+    // Over 45 days the old sign-up counts too, with its later steps.
+    expect((await summarize(db, 45, now)).funnel.map((f) => f.users)).toEqual([5, 4, 3]);
+  });
+
+  it("deletes events older than the retention, keeping those on the boundary and newer", async () => {
+    const { db } = app.ctx.database;
+    const now = new Date("2027-03-10T12:00:00Z");
+    const row = (name: string, dateCreated: Date) => ({
+      eventId: randomUUID(),
+      name,
+      props: {},
+      dateCreated,
+      timeOfDay: "day",
+    });
+    await db
+      .insert(analyticsEvents)
+      .values([
+        row("much_older", new Date(now.getTime() - 400 * DAY_MS)),
+        row("just_older", new Date(now.getTime() - 395 * DAY_MS - 1)),
+        row("boundary", new Date(now.getTime() - 395 * DAY_MS)),
+        row("newer", new Date(now.getTime() - 394 * DAY_MS)),
+        row("today", now),
+      ]);
+    expect(await deleteExpiredEvents(db, 395, now)).toBe(2);
+    const left = async () => (await db.select().from(analyticsEvents)).map((e) => e.name).sort();
+    expect(await left()).toEqual(["boundary", "newer", "today"]);
+    expect(await deleteExpiredEvents(db, 395, now)).toBe(0);
+    // A day later the boundary event is past the retention.
+    expect(await deleteExpiredEvents(db, 395, new Date(now.getTime() + DAY_MS))).toBe(1);
+    expect(await left()).toEqual(["newer", "today"]);
+  });
+
+  it("runs the retention daily as a job with ANALYTICS_RETENTION_DAYS", async () => {
+    const schedules = await app.ctx.services.jobs.boss.getSchedules();
+    expect(schedules.find((s) => s.name === "analytics.retention")?.cron).toBe("17 3 * * *");
+    const { db } = app.ctx.database;
+    const now = Date.now();
+    const row = (name: string, ageDays: number) => ({
+      eventId: randomUUID(),
+      name,
+      props: {},
+      dateCreated: new Date(now - ageDays * DAY_MS),
+      timeOfDay: "day",
+    });
+    await db
+      .insert(analyticsEvents)
+      .values([row("expired", RETENTION_DAYS + 1), row("kept", RETENTION_DAYS - 1), row("fresh", 0)]);
+    await app.ctx.services.jobs.send("analytics.retention", {});
+    await expect
+      .poll(async () => (await db.select().from(analyticsEvents)).map((e) => e.name).sort(), {
+        timeout: 30_000,
+        interval: 250,
+      })
+      .toEqual(["fresh", "kept"]);
+  }, 60_000);
 
   it("deletes a person's events with the account data", async () => {
     const user = await createTestUser(app.ctx.database);

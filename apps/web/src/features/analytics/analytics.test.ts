@@ -1,6 +1,15 @@
-import type { ConfigEnv } from "@tonus/contract";
-import { describe, expect, it } from "vitest";
-import { buildEvent, deviceId, mayTrack, sendEvent } from "./analytics.ts";
+import type { AnalyticsEvent, ConfigEnv } from "@tonus/contract";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  buildEvent,
+  cleanProps,
+  createTracker,
+  deviceId,
+  mayTrack,
+  sendEvent,
+  type TrackerDeps,
+} from "./analytics.ts";
+import { setAnalyticsSink, trackEvent } from "./track.ts";
 
 const config = (over: Partial<ConfigEnv> = {}): ConfigEnv => ({
   intercom_key: null,
@@ -66,5 +75,89 @@ describe("first-party analytics in the web app", () => {
         throw new Error("offline");
       }),
     ).resolves.toBeUndefined();
+  });
+
+  it("sends only allow-listed keys, never a number in disguise", () => {
+    const sneaky = { path: "/m?x=1", plan: "monthly", source: "72", method: true, stress: "80" };
+    expect(cleanProps(sneaky as never)).toEqual({ path: "/m", plan: "monthly", method: true });
+  });
+});
+
+describe("the tracker behind trackEvent", () => {
+  afterEach(() => setAnalyticsSink(null));
+
+  function tracker(over: Partial<TrackerDeps> = {}) {
+    const sent: { token: string; event: AnalyticsEvent }[] = [];
+    const asked: boolean[] = [];
+    const track = createTracker({
+      getConfig: () => config(),
+      getSignals: () => ({}),
+      getUserId: async (mayFetch) => {
+        asked.push(mayFetch);
+        return "user-1";
+      },
+      getDeviceId: () => "device-1",
+      send: async (token, event) => void sent.push({ token, event }),
+      ...over,
+    });
+    return { track, sent, asked };
+  }
+
+  it("sends a funnel event with the token, the person and a stable id when one is given", async () => {
+    const { track, sent, asked } = tracker();
+    const clientId = "6f1d7c1e-8d1f-4a51-9a43-8d3c1d1b2a10";
+    await track("measurement_completed", { source: "camera" }, { eventId: clientId, mayFetchUserId: true });
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.token).toBe("tok");
+    expect(sent[0]?.event).toMatchObject({
+      event_id: clientId,
+      event_name: "measurement_completed",
+      user_id: "user-1",
+      device_id: "device-1",
+      event_props: { source: "camera" },
+    });
+    expect(asked).toEqual([true]);
+    await track("page_view", { path: "/x" });
+    expect(asked).toEqual([true, false]);
+  });
+
+  it("sends nothing when the flag is off, the token is missing, or the browser objects", async () => {
+    for (const over of [
+      { getConfig: () => config({ analytics_send_to_tonus: false }) },
+      { getConfig: () => config({ tonus_analytics_token: null }) },
+      { getConfig: () => undefined },
+      { getSignals: () => ({ globalPrivacyControl: true }) },
+      { getSignals: () => ({ doNotTrack: "1" }) },
+    ] satisfies Partial<TrackerDeps>[]) {
+      const { track, sent, asked } = tracker(over);
+      await track("sign_up", { method: "email" });
+      expect(sent).toEqual([]);
+      // Not even the person's id is looked up.
+      expect(asked).toEqual([]);
+    }
+  });
+
+  it("never throws: an unknown person is sent without an id, a failed send is ignored", async () => {
+    const { track, sent } = tracker({
+      getUserId: async () => {
+        throw new Error("offline");
+      },
+    });
+    await track("upgrade_completed", { plan: "monthly" });
+    expect(sent[0]?.event.user_id).toBeNull();
+    const failing = tracker({
+      send: async () => {
+        throw new Error("offline");
+      },
+    });
+    await expect(failing.track("sign_up")).resolves.toBeUndefined();
+  });
+
+  it("trackEvent reports to the installed sink only, allowing it to load the person's id", () => {
+    const calls: unknown[][] = [];
+    trackEvent("sign_up", { method: "email" });
+    setAnalyticsSink(async (...args) => void calls.push(args));
+    trackEvent("sign_up", { method: "email" });
+    expect(calls).toEqual([["sign_up", { method: "email" }, { mayFetchUserId: true }]]);
   });
 });

@@ -11,6 +11,7 @@ import { isValidEmail, MIN_PASSWORD_CHARS, ratePassword } from "../../shared/for
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { TextField } from "../../shared/ui/TextField.tsx";
+import { trackEvent } from "../analytics/track.ts";
 import { forgetReferralCode, readReferralCode } from "../referral/referral-code.ts";
 import { getSafeDestination, useGoToDestination } from "./destination.ts";
 import { describeError } from "./error-text.ts";
@@ -43,6 +44,7 @@ export default function RegistrationPage() {
     onSuccess: async () => {
       forgetReferralCode();
       await queryClient.invalidateQueries({ queryKey: SESSION_QUERY_KEY });
+      trackEvent("sign_up", { method: "email" });
       goToDestination(search);
     },
   });

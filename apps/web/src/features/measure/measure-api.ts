@@ -9,6 +9,7 @@ import {
   type MeasurementUpload,
 } from "@tonus/contract";
 import { ApiError, apiRequest } from "../../shared/api/client.ts";
+import { trackEvent } from "../analytics/track.ts";
 import { browserLock, createUploadQueue, type SendOutcome, type UploadQueue } from "./upload-queue.ts";
 
 export const MEASUREMENTS_QUERY_KEY = ["measurements"] as const;
@@ -55,6 +56,9 @@ export function getUploadQueue(): UploadQueue<MeasurementUpload> {
     send: (item) => sendUpload(item.payload),
     withLock: browserLock,
     onSettled: (item, outcome) => {
+      // The client id names the measurement: a retried upload is the same analytics event.
+      if (outcome.kind === "sent")
+        trackEvent("measurement_completed", { source: item.payload.source }, { eventId: item.clientId });
       for (const listener of settledListeners) listener(item.clientId, outcome);
     },
   });

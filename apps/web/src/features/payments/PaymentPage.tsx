@@ -9,6 +9,7 @@ import { showAlert } from "../../shared/ui/alert-store.ts";
 import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { TextField } from "../../shared/ui/TextField.tsx";
+import { trackEvent } from "../analytics/track.ts";
 import { useAuth } from "../auth/use-auth.ts";
 import {
   checkCoupon,
@@ -121,6 +122,8 @@ function Checkout({
 
   function finished(result: PayResponse) {
     setStage({ kind: "done", gift: result.gift });
+    if (!result.gift && result.status === "succeeded")
+      trackEvent("upgrade_completed", { plan: product.slug });
     if (result.gift) showAlert(t("payments.gift.thanks"));
     // Spec §4: 10 s later the page reloads products, profile, history, packages and its own data.
     window.setTimeout(() => refreshAfterPayment(queryClient), PAYMENT_FOLLOW_UP_MS);
