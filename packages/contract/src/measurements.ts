@@ -55,6 +55,24 @@ export const MeasurementUploadSchema = z.object({
     .refine((rr) => rr.reduce((a, b) => a + b, 0) <= MEASUREMENT_LIMITS.maxDurationMs, {
       message: "The RR series is longer than one hour",
     }),
+  /**
+   * Indices into `rr_ms` of intervals that do not follow the one before them: the beats between were
+   * not timed (camera frames lost, a finger lifted), so the series is a chain of runs and no successive
+   * difference (RMSSD, pNN50) is taken across a break. Increasing, each in 1…length−1 (the server
+   * refuses one past the series).
+   */
+  rr_breaks: z
+    .array(
+      z
+        .int()
+        .min(1)
+        .max(MEASUREMENT_LIMITS.maxIntervals - 1),
+    )
+    .max(MEASUREMENT_LIMITS.maxIntervals)
+    .refine((b) => b.every((v, i) => i === 0 || v > (b[i - 1] ?? 0)), {
+      message: "Breaks must be in increasing order",
+    })
+    .optional(),
   source: MeasurementSourceSchema,
   device: z.string().trim().max(MEASUREMENT_LIMITS.deviceMaxLength).nullable().optional(),
   started_at: InstantSchema,
@@ -206,6 +224,8 @@ export type ParameterDecoding = z.infer<typeof ParameterDecodingSchema>;
 export const MeasurementDetailSchema = MeasurementSchema.extend({
   /** The RR series as uploaded, ms. */
   rr_ms: z.array(z.number()),
+  /** Its breaks as uploaded (indices into `rr_ms` of intervals that do not follow the one before). */
+  rr_breaks: z.array(z.number()),
   /** Indices into `rr_ms` of the beats the artifact correction changed, and the type of each. */
   corrected_beats: z.array(z.object({ index: z.number(), type: z.string() })),
   /** Values of the series as recorded and (when correction changed something) of the corrected series. */

@@ -73,6 +73,81 @@ describe("analyzeRr", () => {
   });
 });
 
+describe("analyzeRr with breaks (runs of a series whose joins were not timed)", () => {
+  const rr = readRr("syn02_sine_noise");
+  /** The same beats with stretches cut out: the intervals either side of a cut now sit side by side. */
+  const cuts = [40, 90, 150, 220];
+  const kept = rr.filter((_, i) => !cuts.some((c) => i >= c && i < c + 3));
+  const breaks = cuts.map((c, k) => c - 3 * k);
+
+  it("takes no successive difference across a break", () => {
+    const joined = analyzeRr(kept).raw?.timeDomain;
+    const split = analyzeRr(kept, { breaks }).raw?.timeDomain;
+    // By hand: the differences inside each run only.
+    let sq = 0;
+    let pairs = 0;
+    let nn50 = 0;
+    for (let i = 1; i < kept.length; i++) {
+      if (breaks.includes(i)) continue;
+      const d = (kept[i] ?? 0) - (kept[i - 1] ?? 0);
+      sq += d * d;
+      pairs++;
+      if (Math.abs(d) > 50) nn50++;
+    }
+    expect(split?.pairs).toBe(kept.length - 1 - breaks.length);
+    expect(split?.rmssd).toBeCloseTo(Math.sqrt(sq / pairs), 9);
+    expect(split?.pnn50Pct).toBeCloseTo((100 * nn50) / pairs, 9);
+    expect(joined?.pairs).toBe(kept.length - 1);
+    expect(joined?.rmssd).not.toBeCloseTo(split?.rmssd ?? 0, 3);
+    // What does not depend on neighbours is the same either way.
+    expect(split?.meanRr).toBe(joined?.meanRr);
+    expect(split?.sdnn).toBe(joined?.sdnn);
+  });
+
+  it("gives the unbroken series' RMSSD where the joins alone would inflate it", () => {
+    // A slow sine: neighbours differ little, intervals 15 beats apart a lot.
+    const sine = Array.from({ length: 300 }, (_, i) => 800 + 100 * Math.sin(i / 5));
+    const cut = sine.filter((_, i) => i % 40 < 25);
+    const at = Array.from({ length: 7 }, (_, k) => 25 * (k + 1));
+    const whole = analyzeRr(sine).raw?.timeDomain.rmssd ?? 0;
+    const withBreaks = analyzeRr(cut, { breaks: at }).raw?.timeDomain.rmssd ?? 0;
+    const joined = analyzeRr(cut).corrected?.timeDomain.rmssd ?? analyzeRr(cut).raw?.timeDomain.rmssd ?? 0;
+    expect(Math.abs(withBreaks / whole - 1)).toBeLessThan(0.02);
+    expect(joined / whole).toBeGreaterThan(1.5);
+  });
+
+  it("never merges the intervals either side of a break as one split beat", () => {
+    // Two short intervals that add up to one: a spurious beat, unless a break lies between them.
+    const steady = Array.from({ length: 120 }, (_, i) => 800 + 10 * Math.sin(i / 2));
+    const split = [...steady.slice(0, 60), 400, 400, ...steady.slice(60)];
+    const joined = analyzeRr(split).artifacts?.flags ?? [];
+    expect(joined.filter((f) => f.type === "extra").map((f) => f.index)).toEqual([60, 61]);
+    const broken = analyzeRr(split, { breaks: [61] }).artifacts?.flags ?? [];
+    expect(broken.filter((f) => f.type === "extra")).toEqual([]);
+  });
+
+  it("keeps breaks on the corrected series and moves a break at a dropped value to the next one", () => {
+    const noisy = [...rr];
+    noisy[100] = (noisy[100] ?? 0) * 1.6; // an ectopic beat
+    const result = analyzeRr(noisy, { breaks: [200] });
+    expect(result.corrected?.timeDomain.pairs).toBe(
+      result.corrected ? result.corrected.timeDomain.beats - 2 : 0,
+    );
+    const withInvalid = [...rr.slice(0, 50), -1, ...rr.slice(50)];
+    const moved = analyzeRr(withInvalid, { breaks: [50] }).raw?.timeDomain;
+    expect(moved?.rmssd).toBeCloseTo(analyzeRr(rr, { breaks: [50] }).raw?.timeDomain.rmssd ?? 0, 9);
+  });
+
+  it("ignores breaks out of range and refuses a series with too few pairs", () => {
+    const ignored = analyzeRr(rr, { breaks: [0, -3, 1.5, rr.length, Number.NaN] }).raw?.timeDomain;
+    expect(ignored?.rmssd).toBe(analyzeRr(rr).raw?.timeDomain.rmssd);
+    const every = Array.from({ length: 40 }, (_, i) => i + 1);
+    const sparse = analyzeRr(rr.slice(0, 45), { breaks: every });
+    expect(sparse.raw).toBeUndefined();
+    expect(sparse.issues).toEqual([{ code: "too_few_pairs", pairs: 4, minimum: 19 }]);
+  });
+});
+
 describe("the building blocks", () => {
   it("throw HrvError when called directly with fewer intervals than they need", () => {
     expect(() => computeTimeDomain([800, 810])).toThrow(HrvError);

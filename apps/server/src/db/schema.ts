@@ -295,6 +295,8 @@ export const measurements = pgTable(
     startedAt: ts("started_at").notNull(),
     timeZone: text("time_zone").notNull(),
     rrMs: jsonb("rr_ms").$type<number[]>().notNull(),
+    /** Indices into `rr_ms` of intervals that do not follow the one before (untimed beats between). */
+    rrBreaks: jsonb("rr_breaks").$type<number[]>().notNull().default(sql`'[]'::jsonb`),
     feel: integer("feel"),
     mood: integer("mood"),
     tags: text("tags").array().notNull().default(sql`'{}'::text[]`),

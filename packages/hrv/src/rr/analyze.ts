@@ -37,6 +37,14 @@ export interface AnalyzeRrOptions {
   maxArtifactShare?: number;
   /** Tuning of the artifact detector (defaults: Lipponen & Tarvainen 2019; see `correctArtifacts`). */
   artifacts?: ArtifactOptions;
+  /**
+   * Indices into `rrMs` of intervals that do not follow the interval before them: the beats between
+   * were not timed (camera frames lost, a finger lifted, a recording paused), so the series is a chain
+   * of runs. No successive difference is taken across a break (RMSSD, pNN50, SDSD and the artifact
+   * detector's dRR see only pairs inside a run); indices that are not integers in 1…length−1 are
+   * ignored. Baevsky's histogram and the spectrum see the runs joined.
+   */
+  breaks?: ArrayLike<number>;
 }
 
 /** Summary of the artifact correction (Lipponen & Tarvainen 2019), against the analysed input. */
@@ -113,8 +121,17 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
     issues.push({ code: "too_short", intervals: rr.length, minimum: minIntervals });
     return result;
   }
-  result.raw = seriesMetrics(rr, "raw", issues);
-  const fix = correctArtifacts(rr, artifactOptions);
+  const breaks = breakFlags(rrMs.length, options.breaks, source);
+  if (breaks) {
+    const pairs = countPairs(breaks);
+    // As many successive differences as the shortest series without breaks has.
+    if (pairs < minIntervals - 1) {
+      issues.push({ code: "too_few_pairs", pairs, minimum: minIntervals - 1 });
+      return result;
+    }
+  }
+  result.raw = seriesMetrics(rr, "raw", issues, breaks);
+  const fix = correctArtifacts(rr, artifactOptions, breaks);
   const flags = source ? fix.flags.map((f) => ({ ...f, index: source[f.index] as number })) : fix.flags;
   result.artifacts = { share: fix.share, counts: fix.counts, flags };
   if (fix.share > maxShare)
@@ -122,8 +139,48 @@ export function analyzeRr(rrMs: ArrayLike<number>, options: AnalyzeRrOptions = {
   if (fix.flags.length === 0) return result;
   if (fix.nn.length < minIntervals) {
     issues.push({ code: "corrected_too_short", intervals: fix.nn.length, minimum: minIntervals });
-  } else result.corrected = seriesMetrics(fix.nn, "corrected", issues);
+  } else result.corrected = seriesMetrics(fix.nn, "corrected", issues, fix.nnBreaks);
   return result;
+}
+
+/**
+ * One flag per valid interval (1 = a break before it), from break indices into the input; undefined
+ * when there is none. A break before a dropped invalid value moves to the next kept one.
+ */
+function breakFlags(
+  inputLength: number,
+  given: ArrayLike<number> | undefined,
+  source: Int32Array | undefined,
+): Uint8Array | undefined {
+  if (!given || given.length === 0) return undefined;
+  const atInput = new Uint8Array(inputLength);
+  let any = false;
+  for (let k = 0; k < given.length; k++) {
+    const i = given[k];
+    if (typeof i !== "number" || !Number.isInteger(i) || i < 1 || i >= inputLength) continue;
+    atInput[i] = 1;
+    any = true;
+  }
+  if (!any) return undefined;
+  if (!source) return atInput;
+  const flags = new Uint8Array(source.length);
+  let pending = 0;
+  let previous = -1;
+  for (let k = 0; k < source.length; k++) {
+    const at = source[k] as number;
+    for (let i = previous + 1; i <= at; i++) pending |= atInput[i] as number;
+    flags[k] = k > 0 ? pending : 0;
+    pending = 0;
+    previous = at;
+  }
+  return flags;
+}
+
+/** Successive differences inside runs: intervals after the first, less the breaks. */
+function countPairs(breaks: Uint8Array): number {
+  let pairs = 0;
+  for (let i = 1; i < breaks.length; i++) if (!breaks[i]) pairs++;
+  return pairs;
 }
 
 /** The valid values of `rrMs` and, when some were dropped, each kept value's index in `rrMs`. */
@@ -145,8 +202,13 @@ function validIntervals(
   return { rr: out.slice(0, n), source: source.slice(0, n) };
 }
 
-function seriesMetrics(rr: Float64Array, series: SeriesName, issues: RrIssue[]): SeriesMetrics {
-  const timeDomain = computeTimeDomain(rr);
+function seriesMetrics(
+  rr: Float64Array,
+  series: SeriesName,
+  issues: RrIssue[],
+  breaks?: Uint8Array,
+): SeriesMetrics {
+  const timeDomain = computeTimeDomain(rr, breaks);
   const baevsky = computeBaevsky(rr);
   if (baevsky.si === undefined) issues.push({ code: "zero_range", series });
   const metrics: SeriesMetrics = { timeDomain, baevsky };

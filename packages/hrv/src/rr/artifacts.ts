@@ -47,6 +47,8 @@ export interface ArtifactCorrection {
   share: number;
   /** The corrected NN series (ms); equal to the input when nothing was flagged. */
   nn: Float64Array;
+  /** With `breaks`: the breaks of `nn` (1 = the value does not follow the one before it). */
+  nnBreaks?: Uint8Array;
 }
 
 /** Tuning of {@link correctArtifacts}; the defaults are the paper's. */
@@ -74,15 +76,23 @@ const TYPE_CODE: Record<number, ArtifactType> = { 1: "ectopic", 2: "missed", 3: 
  * Detects and corrects artifacts in `rr` (ms, positive, time order). Series shorter than 4 intervals
  * are returned unchanged. See the module comment for the method. Throws {@link HrvError} only for
  * invalid options.
+ *
+ * `breaks` (one flag per interval, 1 = it does not follow the interval before it): dRR is 0 at a break,
+ * as at the start, and two intervals either side of a break are never merged as a split beat.
  */
-export function correctArtifacts(rr: Float64Array, options: ArtifactOptions = {}): ArtifactCorrection {
+export function correctArtifacts(
+  rr: Float64Array,
+  options: ArtifactOptions = {},
+  breaks?: Uint8Array,
+): ArtifactCorrection {
   const cfg = resolveArtifactOptions(options);
   const maxPasses = cfg.maxPasses;
   const typeOf = new Uint8Array(rr.length);
   let series: Float64Array = rr;
   let origin: Int32Array = Int32Array.from({ length: rr.length }, (_, i) => i);
+  let seriesBreaks = breaks;
   for (let pass = 0; pass < maxPasses && series.length >= 4; pass++) {
-    const cls = classify(series, cfg);
+    const cls = classify(series, cfg, seriesBreaks);
     let found = false;
     for (let i = 0; i < cls.length; i++) {
       const t = cls[i] as number;
@@ -93,6 +103,7 @@ export function correctArtifacts(rr: Float64Array, options: ArtifactOptions = {}
     }
     if (!found) break;
     [series, origin] = applyCorrection(series, origin, cls);
+    if (breaks) seriesBreaks = breaksOf(origin, breaks);
   }
   const flags: ArtifactFlag[] = [];
   const counts: Record<ArtifactType, number> = { ectopic: 0, missed: 0, extra: 0, long_short: 0 };
@@ -102,7 +113,18 @@ export function correctArtifacts(rr: Float64Array, options: ArtifactOptions = {}
     flags.push({ index: i, type });
     counts[type]++;
   }
-  return { flags, counts, share: rr.length ? flags.length / rr.length : 0, nn: series };
+  const share = rr.length ? flags.length / rr.length : 0;
+  return { flags, counts, share, nn: series, ...(seriesBreaks ? { nnBreaks: seriesBreaks } : {}) };
+}
+
+/** The breaks of a corrected series: where a value starts at an input interval that had one. */
+function breaksOf(origin: Int32Array, inputBreaks: Uint8Array): Uint8Array {
+  const out = new Uint8Array(origin.length);
+  for (let j = 1; j < origin.length; j++) {
+    const o = origin[j] as number;
+    if (o !== origin[j - 1] && inputBreaks[o]) out[j] = 1;
+  }
+  return out;
 }
 
 /** Fills in the defaults and validates (throws {@link HrvError} for invalid values). */
@@ -139,10 +161,10 @@ interface Config {
 }
 
 /** Per-interval class: 0 normal, 1 ectopic, 2 missed, 3 extra (this and the next), 4 long/short. */
-function classify(rr: Float64Array, cfg: Config): Uint8Array {
+function classify(rr: Float64Array, cfg: Config, breaks?: Uint8Array): Uint8Array {
   const n = rr.length;
   const drr = new Float64Array(n);
-  for (let i = 1; i < n; i++) drr[i] = (rr[i] as number) - (rr[i - 1] as number);
+  for (let i = 1; i < n; i++) if (!breaks?.[i]) drr[i] = (rr[i] as number) - (rr[i - 1] as number);
   const med = runningMedian(rr, cfg.medianWindow);
   const mrr = new Float64Array(n);
   for (let i = 0; i < n; i++) {
@@ -166,7 +188,7 @@ function classify(rr: Float64Array, cfg: Config): Uint8Array {
     const x = rr[i] as number;
     const md = med[i] as number;
     const t2 = th2[i] as number;
-    const next = i + 1 < n ? (rr[i + 1] as number) : Number.NaN;
+    const next = i + 1 < n && !breaks?.[i + 1] ? (rr[i + 1] as number) : Number.NaN;
     if (x < md && next < md && Math.abs(x + next - md) < t2) {
       cls[i] = 3;
       cls[i + 1] = 3;

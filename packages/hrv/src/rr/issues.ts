@@ -8,6 +8,11 @@ export type RrIssue =
   | { code: "invalid_values"; count: number }
   /** Fewer than `minimum` intervals: no metrics at all (neither `raw` nor `corrected`). */
   | { code: "too_short"; intervals: number; minimum: number }
+  /**
+   * The series has enough intervals but, with its breaks (`breaks` of `analyzeRr`), fewer than
+   * `minimum` successive differences: no metrics at all.
+   */
+  | { code: "too_few_pairs"; pairs: number; minimum: number }
   /** Correction (merging extra beats) left fewer than `minimum` intervals: `corrected` is absent. */
   | { code: "corrected_too_short"; intervals: number; minimum: number }
   /**

@@ -27,17 +27,22 @@ export interface TimeDomain {
   range: number;
   /** SDNN (the spec's STDRR): sample SD of RR, denominator N−1, ms. */
   sdnn: number;
-  /** RMSSD: sqrt(mean of the N−1 squared successive differences), ms. */
+  /**
+   * Successive differences the indices below are taken over: N−1, less one for each break (an interval
+   * that does not follow the one before it, see `computeTimeDomain`).
+   */
+  pairs: number;
+  /** RMSSD: sqrt(mean of the squared successive differences), ms. */
   rmssd: number;
-  /** SDSD: sample SD (denominator N−2) of the N−1 successive differences, ms (NeuroKit2's convention). */
+  /** SDSD: sample SD (denominator pairs − 1) of the successive differences, ms (NeuroKit2's convention). */
   sdsd: number;
   /** Number of successive differences with |Δ| > 50 ms (strictly). */
   nn50: number;
-  /** 100 · NN50 / (N−1), % — the product's and the app's pNN50 (share of differences). */
+  /** 100 · NN50 / pairs, % — the product's and the app's pNN50 (share of differences). */
   pnn50Pct: number;
   /** 100 · NN50 / N, % — NeuroKit2's / Task Force's wording, kept for comparison. */
   pnn50OverNPct: number;
-  /** Number of |Δ| > 20 ms and 100 · NN20 / (N−1), % (Mietus et al. 2002). */
+  /** Number of |Δ| > 20 ms and 100 · NN20 / pairs, % (Mietus et al. 2002). */
   nn20: number;
   pnn20Pct: number;
   /** Coefficient of variation 100 · SDNN / meanRr, %. */
@@ -47,10 +52,16 @@ export interface TimeDomain {
 /**
  * Computes {@link TimeDomain} for `rr` (ms, at least 3 positive finite intervals; the caller checks
  * length and validity and reports issues; fewer than 3 throws {@link HrvError}).
+ *
+ * `breaks` (optional, one flag per interval): a non-zero flag at i says interval i does not follow
+ * interval i−1 — beats between them were not timed (camera frames lost, a finger lifted) — so no
+ * successive difference is taken across it; the indices built on differences (RMSSD, SDSD, NN50,
+ * NN20) use the pairs inside each run. Without breaks every index is as above.
  */
-export function computeTimeDomain(rr: ArrayLike<number>): TimeDomain {
+export function computeTimeDomain(rr: ArrayLike<number>, breaks?: ArrayLike<number>): TimeDomain {
   const n = rr.length;
   if (n < 3) throw new HrvError("invalid_argument", "computeTimeDomain needs at least 3 intervals");
+  const follows = (i: number) => i > 0 && !breaks?.[i];
   let instHr = 0;
   let min = Number.POSITIVE_INFINITY;
   let max = Number.NEGATIVE_INFINITY;
@@ -63,7 +74,7 @@ export function computeTimeDomain(rr: ArrayLike<number>): TimeDomain {
     instHr += 60000 / x;
     if (x < min) min = x;
     if (x > max) max = x;
-    if (i === 0) continue;
+    if (!follows(i)) continue;
     const d = x - (rr[i - 1] as number);
     sumSq += d * d;
     sumD += d;
@@ -71,10 +82,12 @@ export function computeTimeDomain(rr: ArrayLike<number>): TimeDomain {
     if (ad > 50) nn50++;
     if (ad > 20) nn20++;
   }
-  const nd = n - 1;
+  let nd = 0;
+  for (let i = 1; i < n; i++) if (follows(i)) nd++;
   const meanD = sumD / nd;
   let ssD = 0;
   for (let i = 1; i < n; i++) {
+    if (!follows(i)) continue;
     const e = (rr[i] as number) - (rr[i - 1] as number) - meanD;
     ssD += e * e;
   }
@@ -94,6 +107,7 @@ export function computeTimeDomain(rr: ArrayLike<number>): TimeDomain {
     max,
     range: max - min,
     sdnn,
+    pairs: nd,
     rmssd: Math.sqrt(sumSq / nd),
     sdsd: Math.sqrt(ssD / (nd - 1)),
     nn50,

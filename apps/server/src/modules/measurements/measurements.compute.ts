@@ -131,12 +131,14 @@ export function ageAt(dateOfBirth: string | null, at: Date): number | undefined 
  */
 export function computeMeasurement(input: {
   rrMs: readonly number[];
+  /** Intervals that do not follow the one before them (see `analyzeRr`'s `breaks`). */
+  rrBreaks?: readonly number[];
   startedAt: Date;
   history: readonly BaselineEntry[];
   reading: BpInputReading | null;
   profile: Anthropometry;
 }): MeasurementResult | null {
-  const analysis = analyzeRr(input.rrMs);
+  const analysis = analyzeRr(input.rrMs, { breaks: input.rrBreaks ?? [] });
   if (!analysis.raw) return null;
   const raw = seriesValues(analysis.raw);
   const corrected = analysis.corrected ? seriesValues(analysis.corrected) : null;

@@ -17,6 +17,7 @@ export const measurementsDataSection: UserDataSection = {
         "started_at",
         "time_zone",
         "rr_ms",
+        "rr_breaks",
         "feel",
         "mood",
         "tags",
@@ -26,6 +27,7 @@ export const measurementsDataSection: UserDataSection = {
       importWhere:
         "r.source in ('camera', 'strap', 'watch', 'file', 'app') and jsonb_typeof(r.rr_ms) = 'array'" +
         " and jsonb_array_length(r.rr_ms) between 20 and 5000 and length(r.time_zone) <= 64" +
+        " and (r.rr_breaks is null or (jsonb_typeof(r.rr_breaks) = 'array' and jsonb_array_length(r.rr_breaks) <= 5000))" +
         " and (r.feel is null or r.feel between 1 and 5) and (r.mood is null or r.mood between 1 and 5)" +
         " and cardinality(r.tags) <= 20 and cardinality(r.labels) <= 20",
     },

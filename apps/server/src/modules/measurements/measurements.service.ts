@@ -109,6 +109,7 @@ async function toDetail(ctx: Ctx, row: MeasurementRow, isCustomer: boolean): Pro
   return {
     ...toWire(row),
     rr_ms: row.rrMs,
+    rr_breaks: row.rrBreaks,
     corrected_beats: r?.correctedBeats ?? [],
     raw: r?.raw ?? null,
     corrected: r?.corrected ?? null,
@@ -152,7 +153,7 @@ function baselineEntries(earlier: { startedAt: Date; result: MeasurementResult }
 async function computeFor(
   tx: Db,
   userId: string,
-  rrMs: readonly number[],
+  series: { rrMs: readonly number[]; rrBreaks: readonly number[] },
   startedAt: Date,
   exceptId: string | null,
 ): Promise<MeasurementResult | null> {
@@ -161,7 +162,8 @@ async function computeFor(
   const reading = await findReadingNear(tx, userId, startedAt, BP_WINDOW_MINUTES);
   const profile = await anthropometryOf(tx, userId);
   return computeMeasurement({
-    rrMs,
+    rrMs: series.rrMs,
+    rrBreaks: series.rrBreaks,
     startedAt,
     history: baselineEntries(earlier),
     reading: reading
@@ -198,8 +200,9 @@ export async function storeMeasurement(
   input: MeasurementUpload,
   now = new Date(),
 ): Promise<{ row: MeasurementRow; created: boolean }> {
+  const breaks = input.rr_breaks ?? [];
   const replay = (row: MeasurementRow) => {
-    if (!sameSeries(row.rrMs, input.rr_ms))
+    if (!sameSeries(row.rrMs, input.rr_ms) || !sameSeries(row.rrBreaks, breaks))
       throw new AppError("conflict", "This client_id already names another measurement");
     return { row, created: false };
   };
@@ -211,6 +214,10 @@ export async function storeMeasurement(
     throw new AppError("validation_failed", "The measurement's start lies in the future", {
       issues: [{ path: "started_at", message: "More than 24 hours in the future" }],
     });
+  if (breaks.some((b) => b >= input.rr_ms.length))
+    throw new AppError("validation_failed", "A break lies past the end of the RR series", {
+      issues: [{ path: "rr_breaks", message: "Each break must be below the number of intervals" }],
+    });
   if (startedAt.getTime() < Date.UTC(2000, 0, 1))
     throw new AppError("validation_failed", "The measurement's start is before the year 2000", {
       issues: [{ path: "started_at", message: "Before 2000-01-01" }],
@@ -218,7 +225,7 @@ export async function storeMeasurement(
 
   const row = await db.transaction(async (t) => {
     const tx = asDb(t);
-    const result = await computeFor(tx, userId, input.rr_ms, startedAt, null);
+    const result = await computeFor(tx, userId, { rrMs: input.rr_ms, rrBreaks: breaks }, startedAt, null);
     if (!result)
       throw new AppError("validation_failed", "The RR series has too few valid intervals", {
         issues: [{ path: "rr_ms", message: "Too few valid RR intervals" }],
@@ -231,6 +238,7 @@ export async function storeMeasurement(
       startedAt,
       timeZone: input.time_zone,
       rrMs: input.rr_ms,
+      rrBreaks: breaks,
       feel: input.feel ?? null,
       mood: input.mood ?? null,
       tags: dedupe(input.tags ?? []),
@@ -359,7 +367,7 @@ export async function deleteMeasurement(ctx: Ctx, userId: string, id: string): P
  * series yields no result (the row is then left as it was).
  */
 export async function recomputeRow(tx: Db, row: MeasurementRow): Promise<boolean> {
-  const result = await computeFor(tx, row.userId, row.rrMs, row.startedAt, row.id);
+  const result = await computeFor(tx, row.userId, row, row.startedAt, row.id);
   if (!result) return false;
   const updated = await updateMeasurementOf(tx, row.userId, row.id, {
     result,

@@ -149,6 +149,48 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     expect(await rowCount()).toBe(2);
   });
 
+  it("takes no successive difference across the upload's breaks and keeps them with the series", async () => {
+    const breaks = [50, 120, 200];
+    const m = await create({ rr_ms: CLEAN_5MIN, rr_breaks: breaks, source: "camera" });
+    const expected = analyzeRr(CLEAN_5MIN, { breaks });
+    const series = expected.corrected ?? expected.raw;
+    expect(m.rmssd).toBeCloseTo(series?.timeDomain.rmssd ?? 0, 9);
+    expect(m.pnn50).toBeCloseTo(series?.timeDomain.pnn50Pct ?? 0, 9);
+    expect(series?.timeDomain.pairs).toBe(CLEAN_5MIN.length - 1 - breaks.length);
+    const joined = analyzeRr(CLEAN_5MIN);
+    expect(m.rmssd).not.toBeCloseTo((joined.corrected ?? joined.raw)?.timeDomain.rmssd ?? 0, 6);
+    expect(m.rr_breaks).toEqual(breaks);
+    expect(((await client.get(url(m.id))).json() as MeasurementDetail).rr_breaks).toEqual(breaks);
+    // Without breaks the detail says so.
+    expect((await create()).rr_breaks).toEqual([]);
+    // A retry with other breaks is another measurement under the same id: a conflict.
+    const clash = await client.post(API.measurements, upload({ client_id: m.client_id, rr_breaks: [51] }));
+    expect(clash.statusCode).toBe(409);
+    // The recompute keeps using them.
+    const { db } = app.ctx.database;
+    await db.update(measurements).set({ algorithmVersion: "old" }).where(eq(measurements.id, m.id));
+    await recomputeStale(db);
+    expect(((await client.get(url(m.id))).json() as MeasurementDetail).rmssd).toBeCloseTo(m.rmssd ?? 0, 9);
+  });
+
+  it("refuses breaks out of order, past the series or too many to leave pairs, and stores nothing", async () => {
+    const short = CLEAN_5MIN.slice(0, 40);
+    for (const rr_breaks of [
+      [5, 5],
+      [9, 3],
+      [0],
+      [40],
+      [1.5],
+      ["3"],
+      Array.from({ length: 30 }, (_, i) => i + 1),
+    ]) {
+      const res = await client.post(API.measurements, upload({ rr_ms: short, rr_breaks }));
+      expect(res.statusCode, JSON.stringify(rr_breaks)).toBe(400);
+      expect(res.json()).toMatchObject({ code: "validation_failed" });
+    }
+    expect(await rowCount()).toBe(0);
+  });
+
   it("answers conflicts and refused uploads in Russian for a Russian browser", async () => {
     const ru = { "accept-language": "ru-RU,ru;q=0.9,en;q=0.8" };
     const body = upload();
@@ -358,7 +400,7 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
   });
 
   it("travels in the account archive as recorded and is recomputed after an import", async () => {
-    const m = await create({ tags: ["a"], feel: 2 });
+    const m = await create({ tags: ["a"], feel: 2, rr_breaks: [10, 90] });
     const { db } = app.ctx.database;
     const valuesBefore = (await db.select().from(dashboardValues)).length;
     const env = registryEnv(app.ctx);
@@ -370,7 +412,13 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     archive.sections.measurements.tables.measurements[0].result = { values: { rmssd: 1 } };
     await importUserData(env, archive);
     const [imported] = await db.select().from(measurements);
-    expect(imported).toMatchObject({ clientId: m.client_id, tags: ["a"], feel: 2, result: null });
+    expect(imported).toMatchObject({
+      clientId: m.client_id,
+      tags: ["a"],
+      feel: 2,
+      rrBreaks: [10, 90],
+      result: null,
+    });
     expect(await recomputeStale(db)).toMatchObject({ done: 1, remaining: 0 });
     const [after] = await db.select().from(measurements);
     const recomputed = after?.result as { values: { rmssd: number } } | null | undefined;

@@ -17,7 +17,7 @@ import {
 } from "./capture/ppg-recorder.ts";
 import { type CapturedRr, formatClock, nowIso } from "./captured.ts";
 import { LiveWaveform } from "./LiveWaveform.tsx";
-import { cleanRr } from "./measure-api.ts";
+import { cleanSeries } from "./measure-api.ts";
 import { ProgressRing } from "./ProgressRing.tsx";
 import { RecordingFooter } from "./RecordingFooter.tsx";
 
@@ -58,8 +58,8 @@ export function CameraPanel({ onComplete, onCancel, createSource = createBrowser
     const recorder = recorderRef.current;
     if (!recorder) return;
     const result = recorder.finish();
-    const rrMs = cleanRr(result.rrMs);
-    const captured: CapturedRr = { rrMs, source: "camera", device: null, startedAt };
+    const { rrMs, rrBreaks } = cleanSeries(result.rrMs, result.rrBreaks);
+    const captured: CapturedRr = { rrMs, rrBreaks, source: "camera", device: null, startedAt };
     if (rrMs.length < MIN_INTERVALS || result.issues.includes("no_finger")) {
       setState({ kind: "poor", reason: "not_enough", captured: null });
     } else if (result.issues.includes("poor_signal")) {

@@ -4,7 +4,7 @@ import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { type CapturedRr, formatClock, nowIso } from "./captured.ts";
-import { cleanRr } from "./measure-api.ts";
+import { cleanSeries } from "./measure-api.ts";
 import { Tachogram } from "./Tachogram.tsx";
 
 /** Files larger than this are not RR exports (an hour of RR is about 40 KB). */
@@ -12,7 +12,7 @@ const MAX_FILE_BYTES = 2_000_000;
 const MIN_INTERVALS = 20;
 const SHOWN_ISSUES = 5;
 
-type Preview = { fileName: string; parsed: ParsedRrFile; rrMs: number[] };
+type Preview = { fileName: string; parsed: ParsedRrFile; rrMs: number[]; rrBreaks: number[] };
 
 /** Reads the text of a picked file (File.text where present, FileReader otherwise). */
 function readText(file: File): Promise<string> {
@@ -49,7 +49,7 @@ export function FilePanel({
     }
     try {
       const parsed = parseRrFile(await readText(file));
-      setPreview({ fileName: file.name, parsed, rrMs: cleanRr(parsed.rrMs) });
+      setPreview({ fileName: file.name, parsed, ...cleanSeries(parsed.rrMs) });
     } catch {
       setError(t("measure.file.unreadable"));
     }
@@ -73,7 +73,13 @@ export function FilePanel({
         {preview && preview.rrMs.length >= MIN_INTERVALS && (
           <Button
             onClick={() =>
-              onComplete({ rrMs: preview.rrMs, source: "file", device: null, startedAt: nowIso() })
+              onComplete({
+                rrMs: preview.rrMs,
+                rrBreaks: preview.rrBreaks,
+                source: "file",
+                device: null,
+                startedAt: nowIso(),
+              })
             }
           >
             {t("measure.file.use")}
@@ -89,7 +95,7 @@ export function FilePanel({
 
 function FilePreview({ preview }: { preview: Preview }) {
   const { t } = useTranslation();
-  const { parsed, rrMs } = preview;
+  const { parsed, rrMs, rrBreaks } = preview;
   const issues = parsed.issues.slice(0, SHOWN_ISSUES);
   if (rrMs.length < MIN_INTERVALS) {
     return (
@@ -99,7 +105,7 @@ function FilePreview({ preview }: { preview: Preview }) {
       </Alert>
     );
   }
-  const analysis = analyzeRr(rrMs);
+  const analysis = analyzeRr(rrMs, { breaks: rrBreaks });
   const timeDomain = analysis.raw?.timeDomain;
   const totalMs = rrMs.reduce((sum, rr) => sum + rr, 0);
   return (
@@ -125,7 +131,7 @@ function FilePreview({ preview }: { preview: Preview }) {
           </div>
         )}
       </dl>
-      <Tachogram rrMs={rrMs} corrected={[]} />
+      <Tachogram rrMs={rrMs} corrected={[]} breaks={rrBreaks} />
       {issues.length > 0 && <IssueList issues={issues} />}
     </div>
   );

@@ -95,7 +95,9 @@ export function Detail({ m, mode = "owner" }: { m: MeasurementDetail; mode?: "ow
             <p className="muted">{t("measure.detail.no_frequency")}</p>
           )}
           <ValueTable m={m} keys={group.values} localeTag={localeTag} />
-          {group.key === "time" && <Tachogram rrMs={m.rr_ms} corrected={correctedIndexes} />}
+          {group.key === "time" && (
+            <Tachogram rrMs={m.rr_ms} corrected={correctedIndexes} breaks={m.rr_breaks} />
+          )}
           {group.key === "frequency" && m.spectrum && (
             <SpectrumChart frequencyHz={m.spectrum.frequency_hz} psdMs2PerHz={m.spectrum.psd_ms2_per_hz} />
           )}

@@ -70,6 +70,7 @@ export function SaveForm({
     const upload: MeasurementUpload = {
       client_id: clientId,
       rr_ms: captured.rrMs,
+      ...(captured.rrBreaks.length > 0 ? { rr_breaks: captured.rrBreaks } : {}),
       source: captured.source,
       device: captured.device,
       started_at: captured.startedAt,

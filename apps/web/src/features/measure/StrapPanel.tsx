@@ -11,7 +11,7 @@ import {
 } from "./capture/strap.ts";
 import { createStrapRecorder, STRAP_DURATIONS_MS, type StrapSnapshot } from "./capture/strap-recorder.ts";
 import { type CapturedRr, formatClock, nowIso } from "./captured.ts";
-import { cleanRr } from "./measure-api.ts";
+import { cleanSeries } from "./measure-api.ts";
 import { ProgressRing } from "./ProgressRing.tsx";
 import { RecordingFooter } from "./RecordingFooter.tsx";
 
@@ -72,7 +72,7 @@ export function StrapPanel({ onComplete, onCancel, strap: givenStrap }: Props) {
   }
 
   const save = (snapshot: StrapSnapshot, deviceName: string, startedAt: string) => {
-    onComplete({ rrMs: cleanRr(snapshot.rrMs), source: "strap", device: deviceName || null, startedAt });
+    onComplete({ ...cleanSeries(snapshot.rrMs), source: "strap", device: deviceName || null, startedAt });
   };
 
   const connect = async () => {

@@ -18,9 +18,18 @@ export function niceTicks(min: number, max: number, count = 4): number[] {
 
 /**
  * RR intervals against beat number (a tachogram); beats the artifact correction changed are marked
- * with a red dot. An SVG with a text summary for screen readers.
+ * with a red dot, and the line breaks where beats were not timed (`breaks`: indices of intervals that
+ * do not follow the one before). An SVG with a text summary for screen readers.
  */
-export function Tachogram({ rrMs, corrected }: { rrMs: readonly number[]; corrected: readonly number[] }) {
+export function Tachogram({
+  rrMs,
+  corrected,
+  breaks = [],
+}: {
+  rrMs: readonly number[];
+  corrected: readonly number[];
+  breaks?: readonly number[];
+}) {
   const { t } = useTranslation();
   if (rrMs.length < 2) return null;
   const min = Math.min(...rrMs);
@@ -28,7 +37,15 @@ export function Tachogram({ rrMs, corrected }: { rrMs: readonly number[]; correc
   const span = max - min || 1;
   const x = (i: number) => PAD.left + (i / (rrMs.length - 1)) * (WIDTH - PAD.left - PAD.right);
   const y = (v: number) => PAD.top + (1 - (v - min) / span) * (HEIGHT - PAD.top - PAD.bottom);
-  const points = rrMs.map((rr, i) => `${x(i).toFixed(1)},${y(rr).toFixed(1)}`).join(" ");
+  const cuts = [...new Set(breaks.filter((i) => i > 0 && i < rrMs.length))].sort((a, b) => a - b);
+  const runs = [0, ...cuts].map((start, k) => ({ start, end: cuts[k] ?? rrMs.length }));
+  const lines = runs.map(({ start, end }) => ({
+    start,
+    points: rrMs
+      .slice(start, end)
+      .map((rr, offset) => `${x(start + offset).toFixed(1)},${y(rr).toFixed(1)}`)
+      .join(" "),
+  }));
   const marked = corrected.filter((i) => i >= 0 && i < rrMs.length);
   return (
     <figure className="measure-chart">
@@ -50,7 +67,9 @@ export function Tachogram({ rrMs, corrected }: { rrMs: readonly number[]; correc
             </text>
           </g>
         ))}
-        <polyline className="measure-chart__line" points={points} fill="none" />
+        {lines.map((line) => (
+          <polyline key={line.start} className="measure-chart__line" points={line.points} fill="none" />
+        ))}
         {marked.map((i) => (
           <circle key={i} className="measure-chart__corrected" cx={x(i)} cy={y(rrMs[i] ?? 0)} r={4} />
         ))}
@@ -58,6 +77,7 @@ export function Tachogram({ rrMs, corrected }: { rrMs: readonly number[]; correc
       <figcaption className="muted">
         {t("measure.charts.tachogram_caption")}
         {marked.length > 0 && ` ${t("measure.charts.corrected_legend", { count: marked.length })}`}
+        {cuts.length > 0 && ` ${t("measure.charts.breaks_legend", { count: cuts.length })}`}
       </figcaption>
     </figure>
   );

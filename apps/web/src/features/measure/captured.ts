@@ -3,6 +3,8 @@ import type { MeasurementSource } from "@tonus/contract";
 /** A finished recording, ready for feel, mood and tags before it is saved. */
 export type CapturedRr = {
   rrMs: number[];
+  /** Indices into `rrMs` of intervals that do not follow the one before (beats between not timed). */
+  rrBreaks: number[];
   source: MeasurementSource;
   device: string | null;
   /** ISO instant the recording began. */

@@ -23,11 +23,33 @@ export function detailPagePath(id: string): string {
   return `/measure-details/${encodeURIComponent(id)}`;
 }
 
-/** Keeps only what the contract accepts as an RR interval; the server recomputes everything else. */
-export function cleanRr(rrMs: readonly number[]): number[] {
-  return rrMs.filter(
-    (rr) => Number.isFinite(rr) && rr >= MEASUREMENT_LIMITS.rrMinMs && rr <= MEASUREMENT_LIMITS.rrMaxMs,
-  );
+const isRrInterval = (rr: number) =>
+  Number.isFinite(rr) && rr >= MEASUREMENT_LIMITS.rrMinMs && rr <= MEASUREMENT_LIMITS.rrMaxMs;
+
+/**
+ * Keeps only what the contract accepts as an RR interval (the server recomputes everything else).
+ * Where a value is left out the series breaks (the intervals either side were not neighbours), and
+ * the given breaks (indices into `rrMs`) move to the kept series.
+ */
+export function cleanSeries(
+  rrMs: readonly number[],
+  breaks: readonly number[] = [],
+): { rrMs: number[]; rrBreaks: number[] } {
+  const breakAt = new Set(breaks);
+  const kept: number[] = [];
+  const rrBreaks: number[] = [];
+  let pending = false;
+  for (const [i, rr] of rrMs.entries()) {
+    if (breakAt.has(i)) pending = true;
+    if (!isRrInterval(rr)) {
+      pending = true;
+      continue;
+    }
+    if (pending && kept.length > 0) rrBreaks.push(kept.length);
+    pending = false;
+    kept.push(rr);
+  }
+  return { rrMs: kept, rrBreaks };
 }
 
 /** One upload attempt: the server's id on success, "retry" offline or on 5xx, "rejected" on other 4xx. */

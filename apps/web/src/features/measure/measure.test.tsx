@@ -17,7 +17,7 @@ import { createReplayStrap, encodeNotifications } from "./capture/strap.ts";
 import type { CapturedRr } from "./captured.ts";
 import { FilePanel } from "./FilePanel.tsx";
 import { periodStart } from "./MeasurementsPage.tsx";
-import { cleanRr, sendUpload } from "./measure-api.ts";
+import { cleanSeries, sendUpload } from "./measure-api.ts";
 import { StrapPanel } from "./StrapPanel.tsx";
 import { parseTags } from "./TagsField.tsx";
 
@@ -70,7 +70,13 @@ describe("measure routes", () => {
   });
 
   it("helpers keep only valid RR, split tags and bound periods", () => {
-    expect(cleanRr([800, Number.NaN, 10, 6000, 900])).toEqual([800, 900]);
+    // A value left out breaks the series there; given breaks move with the values kept.
+    expect(cleanSeries([800, Number.NaN, 10, 6000, 900])).toEqual({ rrMs: [800, 900], rrBreaks: [1] });
+    expect(cleanSeries([800, 810, 820, 20, 830, 840], [2, 5])).toEqual({
+      rrMs: [800, 810, 820, 830, 840],
+      rrBreaks: [2, 3, 4],
+    });
+    expect(cleanSeries([800, 810, 820], [1])).toEqual({ rrMs: [800, 810, 820], rrBreaks: [1] });
     expect(parseTags(" morning, coffee,,morning ", ["sport"])).toEqual(["sport", "morning", "coffee"]);
     expect(periodStart("all")).toBeUndefined();
     const from = new Date(periodStart("7", new Date(2026, 10, 23, 15)) ?? "");
@@ -221,6 +227,7 @@ const DETAIL: MeasurementDetail = {
   quality: "not_enough_data",
   issues: [{ code: "too_short_for_frequency" }],
   rr_ms: RR.slice(0, 127),
+  rr_breaks: [],
   corrected_beats: [{ index: 5, type: "ectopic" }],
   raw: null,
   corrected: null,

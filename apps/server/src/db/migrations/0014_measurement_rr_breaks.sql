@@ -1,0 +1,1 @@
+ALTER TABLE "measurements" ADD COLUMN "rr_breaks" jsonb DEFAULT '[]'::jsonb NOT NULL;
