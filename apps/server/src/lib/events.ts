@@ -31,6 +31,8 @@ export type Subscriber = {
  */
 export type EventBus = {
   emitEvent: (tx: Db, event: NewDomainEvent) => Promise<number>;
+  /** `emitEvent` for many events at once (a bulk import): one insert and one dispatch job. */
+  emitEvents: (tx: Db, events: readonly NewDomainEvent[]) => Promise<void>;
   subscribe: (subscriber: Subscriber) => void;
   /** Delivers everything pending now (the dispatch job's body; tests and tools may call it). */
   dispatchPending: () => Promise<void>;
@@ -152,6 +154,14 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
       if (!row) throw new Error("outbox insert returned no row");
       await dispatch.send({}, { tx });
       return row.id;
+    },
+    async emitEvents(tx, events) {
+      if (events.length === 0) return;
+      for (const e of events) if (!TYPE_RE.test(e.type)) throw new Error(`Invalid event type ${e.type}`);
+      await tx
+        .insert(outboxEvents)
+        .values(events.map((e) => ({ type: e.type, userId: e.userId, payload: e.payload })));
+      await dispatch.send({}, { tx });
     },
     subscribe(subscriber) {
       if (subscribers.has(subscriber.name)) throw new Error(`Subscriber ${subscriber.name} registered twice`);

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, gte, lt, type SQL, sql } from "drizzle-orm";
+import { and, asc, count, desc, eq, gte, lt, lte, type SQL, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bpReadings } from "../../db/schema.ts";
 
@@ -9,6 +9,27 @@ export type NewBpReading = Omit<typeof bpReadings.$inferInsert, "id" | "createdA
 export async function insertReading(db: Db, values: NewBpReading): Promise<BpReadingRow | null> {
   const [row] = await db.insert(bpReadings).values(values).onConflictDoNothing().returning();
   return row ?? null;
+}
+
+/** Inserts many readings at once; those whose client id this user already used are skipped (not returned). */
+export async function insertReadings(db: Db, values: readonly NewBpReading[]): Promise<BpReadingRow[]> {
+  if (values.length === 0) return [];
+  return db
+    .insert(bpReadings)
+    .values([...values])
+    .onConflictDoNothing()
+    .returning();
+}
+
+/** The user's readings measured in [from, to], oldest first. */
+export async function readingsBetween(db: Db, userId: string, from: Date, to: Date): Promise<BpReadingRow[]> {
+  return db
+    .select()
+    .from(bpReadings)
+    .where(
+      and(eq(bpReadings.userId, userId), gte(bpReadings.measuredAt, from), lte(bpReadings.measuredAt, to)),
+    )
+    .orderBy(asc(bpReadings.measuredAt));
 }
 
 export async function findReadingOf(db: Db, userId: string, id: string): Promise<BpReadingRow | null> {

@@ -16,8 +16,10 @@ import {
   findReadingByClientId,
   findReadingOf,
   insertReading,
+  insertReadings,
   listReadingsOf,
   nearestReading,
+  readingsBetween,
   updateReadingOf,
 } from "./bp.repo.ts";
 
@@ -103,6 +105,50 @@ export async function createReading(
   const existing = input.client_id ? await findReadingByClientId(db, userId, input.client_id) : null;
   if (!existing) throw new AppError("conflict", "The reading could not be stored, try again");
   return { reading: readingToWire(existing), created: false };
+}
+
+/**
+ * `createReading` for many readings at once, in the caller's transaction (a file import writes a batch
+ * with its checkpoint): each reading whose client id this user has not used yet is inserted, written to
+ * the dashboard and announced ("bp.reading_added"), with one statement for each; a client id already
+ * used (earlier, or earlier in `inputs`) changes nothing. Answers, per input, whether it was new.
+ */
+export async function storeReadings(
+  ctx: Pick<AppContext, "services">,
+  tx: Db,
+  userId: string,
+  inputs: readonly (BpReadingCreate & { client_id: string })[],
+): Promise<boolean[]> {
+  const rows = await insertReadings(
+    tx,
+    inputs.map((input) => ({
+      userId,
+      clientId: input.client_id,
+      systolic: input.systolic,
+      diastolic: input.diastolic,
+      pulse: input.pulse ?? null,
+      measuredAt: new Date(input.measured_at),
+      timeZone: input.time_zone,
+      arm: input.arm ?? null,
+      note: input.note ?? "",
+    })),
+  );
+  await syncReadingsToDashboard(tx, userId, rows);
+  await ctx.services.events.emitEvents(
+    tx,
+    rows.map((row) => ({
+      type: BP_EVENTS.added,
+      userId,
+      payload: { reading_id: row.id, measured_at: row.measuredAt.toISOString() },
+    })),
+  );
+  const fresh = new Set(rows.map((r) => r.clientId));
+  return inputs.map((input) => fresh.delete(input.client_id));
+}
+
+/** The user's readings measured in [from, to], oldest first. */
+export function findReadingsBetween(db: Db, userId: string, from: Date, to: Date): Promise<BpReadingRow[]> {
+  return readingsBetween(db, userId, from, to);
 }
 
 export async function getReading(ctx: Pick<AppContext, "database">, userId: string, id: string) {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { copyRows } from "../../db/copy.ts";
 
 /**
  * SQL of the dashboard's value store and its daily summaries. Rows travel as one JSON parameter
@@ -49,6 +50,22 @@ export async function rebuildSummaries(tx: Db, userId: string, tz: string): Prom
     on conflict (user_id) do update set summary_tz = excluded.summary_tz, updated_at = now()`);
 }
 
+/** Folds the rows of the CTE `ins` (just inserted) into the daily summaries in `tz`. */
+const foldInserted = (userId: string, tz: string) => sql`
+  insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
+  select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
+    max(at), (array_agg(value order by at desc, id desc))[1]
+  from ins group by 2, 3, 4
+  on conflict (user_id, metric, day, source) do update set
+    n = dashboard_daily.n + excluded.n,
+    sum = dashboard_daily.sum + excluded.sum,
+    min = least(dashboard_daily.min, excluded.min),
+    max = greatest(dashboard_daily.max, excluded.max),
+    last_value = case when excluded.last_at >= dashboard_daily.last_at
+      then excluded.last_value else dashboard_daily.last_value end,
+    last_at = greatest(dashboard_daily.last_at, excluded.last_at)
+  returning 1`;
+
 /**
  * Inserts the values that are new (by user, source and client id) and folds them into the daily
  * summaries in the same statement; answers the keys it inserted. Values whose key exists are left
@@ -70,22 +87,62 @@ export async function insertNewValues(
         select ${userId}, metric, at, value, source, client_id from input
         on conflict (user_id, source, client_id) do nothing
         returning id, metric, at, value, source, client_id
-      ), folded as (
-        insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
-        select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
-          max(at), (array_agg(value order by at desc, id desc))[1]
-        from ins group by 2, 3, 4
-        on conflict (user_id, metric, day, source) do update set
-          n = dashboard_daily.n + excluded.n,
-          sum = dashboard_daily.sum + excluded.sum,
-          min = least(dashboard_daily.min, excluded.min),
-          max = greatest(dashboard_daily.max, excluded.max),
-          last_value = case when excluded.last_at >= dashboard_daily.last_at
-            then excluded.last_value else dashboard_daily.last_value end,
-          last_at = greatest(dashboard_daily.last_at, excluded.last_at)
-        returning 1
-      )
+      ), folded as (${foldInserted(userId, tz)})
       select source, client_id from ins`),
+  );
+}
+
+/**
+ * The staging table of bulk writes: a temporary table of the connection, emptied at every commit, that
+ * COPY fills with one batch (keys unique within it: `ValueBatchBuilder` merges repeats).
+ */
+const STAGE = "dashboard_values_stage";
+
+/** Copies an encoded batch (`ValueBatch.bytes`) into the connection's staging table, emptied first. */
+export async function stageValues(tx: Db, bytes: Uint8Array): Promise<void> {
+  await tx.execute(
+    sql.raw(`create temp table if not exists ${STAGE} (metric text not null, at timestamptz not null,
+      value float8 not null, source text not null, client_id text not null, counted boolean not null)
+      on commit delete rows`),
+  );
+  await tx.execute(sql.raw(`truncate ${STAGE}`));
+  await copyRows(tx, `${STAGE} (metric, at, value, source, client_id, counted)`, bytes);
+}
+
+/**
+ * Inserts the staged values that are new and folds them into the daily summaries, in one statement;
+ * answers how many were inserted and how many of those were marked counted.
+ */
+export async function insertStagedValues(
+  tx: Db,
+  userId: string,
+  tz: string,
+): Promise<{ inserted: number; counted: number }> {
+  const [row] = rowsOf<{ inserted: number; counted: number }>(
+    await tx.execute(sql`
+      with ins as (
+        insert into dashboard_values (user_id, metric, at, value, source, client_id)
+        select ${userId}, metric, at, value, source, client_id from ${sql.raw(STAGE)}
+        on conflict (user_id, source, client_id) do nothing
+        returning id, metric, at, value, source, client_id
+      ), folded as (${foldInserted(userId, tz)})
+      select count(*)::int as inserted, (count(*) filter (where s.counted))::int as counted
+      from ins join ${sql.raw(STAGE)} s on s.source = ins.source and s.client_id = ins.client_id`),
+  );
+  return { inserted: Number(row?.inserted ?? 0), counted: Number(row?.counted ?? 0) };
+}
+
+/** Staged values whose key is stored with another metric, time or value: the stored row and the new one. */
+export async function changedStagedValues(
+  tx: Db,
+  userId: string,
+): Promise<(StoredValue & { old_metric: string; old_at: string })[]> {
+  return rowsOf(
+    await tx.execute(sql`
+      select v.id, v.metric as old_metric, v.at as old_at, s.metric, s.at, s.value, s.source, s.client_id
+      from ${sql.raw(STAGE)} s
+      join dashboard_values v on v.user_id = ${userId} and v.source = s.source and v.client_id = s.client_id
+      where v.metric <> s.metric or v.at <> s.at or v.value <> s.value`),
   );
 }
 

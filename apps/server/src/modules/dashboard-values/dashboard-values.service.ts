@@ -1,12 +1,16 @@
 import type { Db } from "../../db/client.ts";
+import { METRIC_RE, SOURCE_RE, type ValueBatch } from "./dashboard-values.batch.ts";
 import {
+  changedStagedValues,
   deleteByKeys,
   findByKeys,
   type GroupKey,
   insertNewValues,
+  insertStagedValues,
   lockUser,
   rebuildSummaries,
   recomputeGroups,
+  stageValues,
   updateValues,
   type ValueRow,
   zonesOf,
@@ -30,8 +34,6 @@ export type DashboardValue = {
   clientId: string;
 };
 
-const METRIC_RE = /^[a-z][a-z0-9_]{0,63}$/;
-const SOURCE_RE = /^[a-z][a-z0-9_.-]{0,63}$/;
 /** Rows per statement: large imports are written in slices of this size. */
 const SLICE = 5000;
 
@@ -108,6 +110,44 @@ async function writeSlice(tx: Db, userId: string, tz: string, rows: ValueRow[]):
   await updateValues(tx, userId, changes);
   await recomputeGroups(tx, userId, tz, touched);
   return inserted.length + changes.length;
+}
+
+/**
+ * `recordValues` for a batch encoded by `ValueBatchBuilder` (the import's bulk path): the rows are
+ * copied into a staging table and written by set-based statements, with the same rules — idempotent by
+ * (user, source, client id), a changed value replaces the stored one, summaries kept in the user's
+ * local days. `tx` must be a transaction. Answers how many values were new or changed, and how many
+ * of the new ones were marked counted.
+ */
+export async function recordValueBatch(
+  tx: Db,
+  userId: string,
+  batch: ValueBatch,
+): Promise<{ written: number; newCounted: number }> {
+  if (batch.rows === 0) return { written: 0, newCounted: 0 };
+  const tz = await prepare(tx, userId);
+  if (tz === null) return { written: 0, newCounted: 0 };
+  await stageValues(tx, batch.bytes);
+  const inserted = await insertStagedValues(tx, userId, tz);
+  if (inserted.inserted === batch.rows) return { written: inserted.inserted, newCounted: inserted.counted };
+  const changed = await changedStagedValues(tx, userId);
+  const touched: GroupKey[] = [];
+  for (const c of changed) {
+    touched.push({ metric: c.old_metric, source: c.source, at: new Date(c.old_at).toISOString() });
+    touched.push({ metric: c.metric, source: c.source, at: new Date(c.at).toISOString() });
+  }
+  await updateValues(
+    tx,
+    userId,
+    changed.map((c) => ({
+      id: Number(c.id),
+      metric: c.metric,
+      at: new Date(c.at).toISOString(),
+      value: c.value,
+    })),
+  );
+  await recomputeGroups(tx, userId, tz, touched);
+  return { written: inserted.inserted + changed.length, newCounted: inserted.counted };
 }
 
 /** Removes values of one source by their client ids (a deleted measurement, a value no longer computable). */

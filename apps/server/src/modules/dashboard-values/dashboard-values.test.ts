@@ -7,14 +7,28 @@ import { dashboardValues, users } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
+import { ValueBatchBuilder } from "./dashboard-values.batch.ts";
 import {
   type DashboardValue,
+  recordValueBatch,
   recordValues,
   refreshSummaryZone,
   removeValues,
 } from "./dashboard-values.service.ts";
 
 const RUNS = process.env.TONUS_HEAVY ? 300 : 25;
+
+/** The same values through the bulk path (encoded, copied to the staging table); the first one counted. */
+function batchOf(values: readonly DashboardValue[]) {
+  const builder = new ValueBatchBuilder();
+  values.forEach((v, i) => {
+    builder.add(
+      { metric: v.metric, atMs: v.at.getTime(), value: v.value, source: v.source, clientId: v.clientId },
+      i === 0,
+    );
+  });
+  return builder.build();
+}
 
 type Summary = {
   metric: string;
@@ -85,11 +99,12 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     expect(stored).toEqual(fresh);
   });
 
-  it("keeps the daily summaries equal to a fresh aggregation through any writes, edits and removals", async () => {
+  it("keeps the daily summaries equal to a fresh aggregation through any writes, edits and removals, by either path", async () => {
     const user = await createTestUser(app.ctx.database, { timezone: "Europe/Moscow" });
     const op = fc.oneof(
       fc.record({
         kind: fc.constant("write" as const),
+        bulk: fc.boolean(),
         values: fc.array(
           fc.record({
             metric: fc.constantFrom("steps", "weight", "heart_rate"),
@@ -128,7 +143,8 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
               at: new Date(Date.UTC(2026, 2, 6) + v.hour * 3_600_000),
               value: v.value,
             }));
-            await inTx((tx) => recordValues(tx, user.userId, values));
+            if (o.bulk) await inTx((tx) => recordValueBatch(tx, user.userId, batchOf(values)));
+            else await inTx((tx) => recordValues(tx, user.userId, values));
           } else if (o.kind === "remove") {
             await inTx((tx) => removeValues(tx, user.userId, o.source, o.clientIds));
           } else {
@@ -176,5 +192,68 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
       ).rows.map((r) => r.day);
     expect(await days(ny.userId)).toEqual(["2026-03-07", "2026-03-08", "2026-10-31", "2026-11-01"]);
     expect(await days(msk.userId)).toEqual(["2026-03-08", "2026-03-09", "2026-11-01", "2026-11-02"]);
+  });
+
+  it("writes a bulk batch as recordValues writes the same values: new, repeated, changed and skipped", async () => {
+    const one = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
+    const two = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
+    const at = (h: number) => new Date(Date.UTC(2026, 2, 7, 20) + h * 3_600_000);
+    const first: DashboardValue[] = [
+      { metric: "steps", at: at(0), value: 100, source: "apple_health", clientId: "a" },
+      { metric: "steps", at: at(1), value: 200, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(9), value: 300, source: "apple_health", clientId: "c" },
+      { metric: "steps", at: at(2), value: Number.NaN, source: "apple_health", clientId: "nan" },
+      { metric: "heart_rate", at: at(3), value: 61, source: "garmin", clientId: "tab\there\\\n" },
+    ];
+    // "b" repeated (the last wins), "c" moved across the DST night to another day, "a" unchanged.
+    const second: DashboardValue[] = [
+      { metric: "steps", at: at(0), value: 100, source: "apple_health", clientId: "a" },
+      { metric: "steps", at: at(1), value: 250, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(1), value: 260, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(30), value: 300, source: "apple_health", clientId: "c" },
+      { metric: "steps", at: at(4), value: 5, source: "apple_health", clientId: "d" },
+    ];
+    const viaValues = [
+      await inTx((tx) => recordValues(tx, one.userId, first)),
+      await inTx((tx) => recordValues(tx, one.userId, second)),
+      await inTx((tx) => recordValues(tx, one.userId, second)),
+    ];
+    const viaBatch = [
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(first))),
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second))),
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second))),
+    ];
+    expect(viaBatch.map((r) => r.written)).toEqual(viaValues);
+    expect(viaBatch.map((r) => r.newCounted)).toEqual([1, 0, 0]);
+    const stored = async (userId: string) =>
+      (
+        await db
+          .select({
+            metric: dashboardValues.metric,
+            at: dashboardValues.at,
+            value: dashboardValues.value,
+            source: dashboardValues.source,
+            clientId: dashboardValues.clientId,
+          })
+          .from(dashboardValues)
+          .where(eq(dashboardValues.userId, userId))
+      ).sort((a, b) => a.clientId.localeCompare(b.clientId));
+    expect(await stored(two.userId)).toEqual(await stored(one.userId));
+    expect((await stored(two.userId)).map((r) => r.clientId)).toContain("tab\there\\\n");
+    const a = await summaries(db, one.userId, "America/New_York");
+    const b = await summaries(db, two.userId, "America/New_York");
+    expect(b.stored).toEqual(b.fresh);
+    expect(b.stored).toEqual(a.stored);
+  });
+
+  it("refuses a bulk value with an invalid metric or source key, as recordValues does", () => {
+    const builder = new ValueBatchBuilder();
+    const v = { metric: "steps", atMs: Date.UTC(2026, 0, 1), value: 1, source: "fit", clientId: "x" };
+    expect(() => builder.add({ ...v, metric: "Steps; drop" }, true)).toThrow();
+    expect(() => builder.add({ ...v, source: "A b" }, true)).toThrow();
+    expect(builder.add({ ...v, atMs: Number.NaN }, true)).toBe(false);
+    expect(builder.add({ ...v, atMs: Date.UTC(20000, 0, 1) }, true)).toBe(false);
+    expect(builder.add(v, true)).toBe(true);
+    expect(builder.build()).toMatchObject({ rows: 1, counted: 1, repeatedCounted: 0 });
   });
 });

@@ -9,26 +9,12 @@ import type { ImportProblem, ImportReport, CsvMapping as WireMapping } from "@to
 import type { CsvMapping } from "@tonus/importers";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { recordValues } from "../dashboard-values/dashboard-values.service.ts";
+import { recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
 import { deleteImportFile, importFilePath } from "./imports.files.ts";
-import {
-  type Checkpoint,
-  KEPT_PROBLEMS,
-  type ParserCounts,
-  type ReaderBatch,
-  type ReaderOptions,
-} from "./imports.reader.ts";
-import {
-  claimImport,
-  commitBatch,
-  finishImport,
-  type ImportRow,
-  markPending,
-  releaseLease,
-  touchImport,
-} from "./imports.repo.ts";
-import type { WorkerMessage } from "./imports.worker.ts";
-import { IMPORT_TIMINGS, prepareBatch, slowKey, yieldToEventLoop } from "./imports.writer.ts";
+import { type Checkpoint, KEPT_PROBLEMS, type ParserCounts, type ReaderOptions } from "./imports.reader.ts";
+import { claimImport, commitBatch, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
+import type { WorkerBatch, WorkerMessage } from "./imports.worker.ts";
+import { IMPORT_TIMINGS, writeSlowRecords, yieldToEventLoop } from "./imports.writer.ts";
 
 type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
 
@@ -50,8 +36,6 @@ type ServerCounts = {
 type StoredCheckpoint = Checkpoint & {
   counts?: ParserCounts;
   server?: ServerCounts;
-  /** RR series and readings of the batch being written (they are written before the batch commits). */
-  pending?: string[];
 };
 
 /** The importer options an import row holds. */
@@ -169,8 +153,6 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   const server = stored?.server ?? emptyServer();
   let parser = stored?.counts ?? emptyParser(row.kind);
   let totals = { importedCount: row.importedCount, duplicateCount: row.duplicateCount };
-  // The batch a dead run was writing comes first again: its RR series and readings it had written count as new.
-  let writtenBefore: ReadonlySet<string> = new Set(stored?.pending ?? []);
   if (row.cancelRequested) return finish(ctx, row, "cancelled", buildReport(totals, parser, server));
   const file = row.storedName ? importFilePath(ctx.config.filesDir, row.storedName) : null;
   if (!file || !fs.existsSync(file)) {
@@ -200,8 +182,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
         const nothing = report.imported + report.duplicates === 0;
         return await finish(ctx, row, report.fatal && nothing ? "failed" : "done", report);
       }
-      const state = await writeBatch(ctx, row, message.batch, options.timeZone, server, writtenBefore);
-      writtenBefore = new Set();
+      const state = await writeBatch(ctx, row, message.batch, options.timeZone, server);
       await yieldToEventLoop();
       if (!state) return; // the import is gone (its account was deleted) or ended elsewhere
       parser = message.batch.counts;
@@ -225,61 +206,68 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   }
 }
 
-/** Writes one batch: RR series and readings first (idempotent), then values and checkpoint together. */
+/**
+ * Writes one batch in one transaction: its RR series and readings through their modules, its values
+ * through the dashboard's bulk path, and its checkpoint. A run killed before the commit leaves nothing of
+ * the batch; the next run writes it again from the checkpoint before it.
+ */
 async function writeBatch(
   ctx: Ctx,
   row: ImportRow,
-  batch: ReaderBatch,
+  batch: WorkerBatch,
   timeZone: string,
   server: ServerCounts,
-  writtenBefore: ReadonlySet<string>,
 ) {
   const db = ctx.database.db;
-  const slowKeys = batch.records.flatMap((r) => (r.kind === "rr" || r.kind === "bp" ? [slowKey(r)] : []));
-  if (slowKeys.length > 0) await markPending(db, row.id, slowKeys);
-  const outcome = await prepareBatch(ctx, db, row.userId, batch.records, {
-    timeZone,
-    renewLease: () => touchImport(db, row.id, batch.bytesRead, IMPORT_LEASE_MS),
-    writtenBefore,
-  });
-  server.measurements += outcome.measurements;
-  server.bpReadings += outcome.bpReadings;
-  server.rejected += outcome.rejected;
-  server.ignored += outcome.ignored;
-  for (const r of outcome.rejections) if (server.rejections.length < KEPT_PROBLEMS) server.rejections.push(r);
-  const checkpoint: StoredCheckpoint = {
-    records: batch.recordsEnd,
-    ...(batch.resumeOffset !== undefined ? { resumeOffset: batch.resumeOffset, base: batch.counts } : {}),
-    counts: batch.counts,
-    server,
-  };
   const t0 = performance.now();
   const result = await db.transaction(async (t) => {
     const tx = t as unknown as Db;
-    await recordValues(tx, row.userId, outcome.values);
-    return commitBatch(
+    const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
+    const t1 = performance.now();
+    const values = await recordValueBatch(tx, row.userId, batch.values);
+    IMPORT_TIMINGS.valuesMs += performance.now() - t1;
+    IMPORT_TIMINGS.valuesCount += batch.values.rows;
+    const next: ServerCounts = {
+      measurements: server.measurements + slow.measurements,
+      bpReadings: server.bpReadings + slow.bpReadings,
+      rejected: server.rejected + slow.rejected,
+      ignored: server.ignored + batch.ignored,
+      rejections: [...server.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
+    };
+    const imported = slow.imported + values.newCounted;
+    const duplicates =
+      slow.duplicates + batch.values.counted - values.newCounted + batch.values.repeatedCounted;
+    const checkpoint: StoredCheckpoint = {
+      records: batch.recordsEnd,
+      ...(batch.resumeOffset !== undefined ? { resumeOffset: batch.resumeOffset, base: batch.counts } : {}),
+      counts: batch.counts,
+      server: next,
+    };
+    const committed = await commitBatch(
       tx,
       row.id,
       {
         checkpoint,
         bytesRead: batch.bytesRead,
         recordsRead: batch.counts.read,
-        imported: outcome.imported,
-        duplicates: outcome.duplicates,
-        rejected: batch.counts.rejected + server.rejected,
+        imported,
+        duplicates,
+        rejected: batch.counts.rejected + next.rejected,
       },
       IMPORT_LEASE_MS,
     );
+    return committed ? { ...committed, next, imported, duplicates } : null;
   });
-  IMPORT_TIMINGS.valuesMs += performance.now() - t0;
-  IMPORT_TIMINGS.valuesCount += outcome.values.length;
+  IMPORT_TIMINGS.batchMs += performance.now() - t0;
+  IMPORT_TIMINGS.batches++;
   if (!result) return null;
+  Object.assign(server, result.next);
   return {
     cancelRequested: result.cancelRequested,
     totals: {
-      importedCount: row.importedCount + outcome.imported,
-      duplicateCount: row.duplicateCount + outcome.duplicates,
-      rejectedCount: batch.counts.rejected + server.rejected,
+      importedCount: row.importedCount + result.imported,
+      duplicateCount: row.duplicateCount + result.duplicates,
+      rejectedCount: batch.counts.rejected + result.next.rejected,
     },
   };
 }

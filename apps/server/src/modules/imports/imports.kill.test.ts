@@ -16,7 +16,8 @@ import { appleHealthXml } from "./test/fixtures.ts";
 
 const MAIN = path.resolve(import.meta.dirname, "../../main.ts");
 const HEAVY = Boolean(process.env.TONUS_HEAVY);
-const EXPORT_BYTES = HEAVY ? 40_000_000 : 4_000_000;
+// Several batches even for the bulk write path, so a kill lands between two of them.
+const EXPORT_BYTES = HEAVY ? 40_000_000 : 12_000_000;
 const KILLS = HEAVY ? 5 : 1;
 const BACKENDS = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 
@@ -190,7 +191,7 @@ describe.each(BACKENDS)("an import while the server is killed on %s (F1, U6)", (
           server = start(dataDir, databaseUrl);
           base = await server.url;
         }
-        await sleep(100);
+        await sleep(25);
       }
       const killed = await readImport(base, killedAuth, killedId);
       expect(killed?.status, JSON.stringify(killed?.report)).toBe("done");

@@ -133,33 +133,9 @@ export async function commitBatch(
   return row ?? null;
 }
 
-/** Remembers the slow records of the batch being written, until that batch's commit replaces the checkpoint. */
-export async function markPending(db: Db, id: string, keys: readonly string[]): Promise<void> {
-  await db
-    .update(imports)
-    .set({
-      checkpoint: sql`jsonb_set(coalesce(${imports.checkpoint}, '{"records":0}'::jsonb), '{pending}', ${JSON.stringify(keys)}::jsonb)`,
-    })
-    .where(and(eq(imports.id, id), eq(imports.status, "running")));
-}
-
 /** Gives the lease up (a failed run, so that its retry may claim the import at once). */
 export async function releaseLease(db: Db, id: string): Promise<void> {
   await db.update(imports).set({ lockedUntil: null, lockedBy: null }).where(eq(imports.id, id));
-}
-
-/** Progress without a batch (bytes read while nothing was written), and the lease renewed. */
-export async function touchImport(db: Db, id: string, bytesRead: number, leaseMs: number) {
-  const [row] = await db
-    .update(imports)
-    .set({
-      bytesRead,
-      lockedUntil: sql`now() + ${`${leaseMs} milliseconds`}::interval`,
-      updatedAt: sql`now()`,
-    })
-    .where(and(eq(imports.id, id), eq(imports.status, "running")))
-    .returning({ cancelRequested: imports.cancelRequested });
-  return row ?? null;
 }
 
 /** Ends an import (done, failed or cancelled) with its report; its file is no longer referenced. */

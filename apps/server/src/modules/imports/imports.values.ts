@@ -1,7 +1,14 @@
 // Importer records → what the dashboard stores. Samples keep their metric, storage unit, source and
 // client id; sleep stages become durations per stage; a workout becomes its duration, distance and energy.
 import { createHash } from "node:crypto";
-import type { SampleRecord, WorkoutRecord } from "@tonus/importers";
+import type {
+  BloodPressureRecord,
+  ImportRecord,
+  RrSeriesRecord,
+  SampleRecord,
+  WorkoutRecord,
+} from "@tonus/importers";
+import { type ValueBatch, ValueBatchBuilder } from "../dashboard-values/dashboard-values.batch.ts";
 import type { DashboardValue } from "../dashboard-values/dashboard-values.service.ts";
 
 /**
@@ -75,4 +82,43 @@ export function valuesOfWorkout(w: WorkoutRecord): DashboardValue[] {
       clientId: `${w.clientId}:energy`,
     });
   return out.filter((v) => Number.isFinite(v.value) && v.value >= 0);
+}
+
+/** A batch's records as the job writes them: values encoded for COPY, and the records written through services. */
+export type EncodedRecords = {
+  values: ValueBatch;
+  /** RR series and blood-pressure readings, in file order (written through their modules). */
+  slow: (RrSeriesRecord | BloodPressureRecord)[];
+  /** Records with nothing to store (an unmeasurable sleep level). */
+  ignored: number;
+};
+
+/**
+ * Turns a batch of records into what the job writes (in the worker thread, so the main thread only
+ * copies bytes): each sample or workout's values, its own value first and counted (it decides whether
+ * the record is new or a duplicate), the ones it brings along not; a key repeated in the batch keeps its
+ * last value.
+ */
+export function encodeRecords(records: readonly ImportRecord[]): EncodedRecords {
+  const builder = new ValueBatchBuilder();
+  const slow: (RrSeriesRecord | BloodPressureRecord)[] = [];
+  let ignored = 0;
+  for (const r of records) {
+    if (r.kind === "rr" || r.kind === "bp") {
+      slow.push(r);
+      continue;
+    }
+    const values = r.kind === "sample" ? valuesOfSample(r) : valuesOfWorkout(r);
+    let stored = false;
+    values.forEach((v, i) => {
+      const added = builder.add(
+        { metric: v.metric, atMs: v.at.getTime(), value: v.value, source: v.source, clientId: v.clientId },
+        i === 0,
+      );
+      if (added && i === 0) stored = true;
+    });
+    if (values.length === 0) ignored++;
+    else if (!stored) ignored++;
+  }
+  return { values: builder.build(), slow, ignored };
 }

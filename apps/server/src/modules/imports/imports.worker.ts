@@ -1,11 +1,16 @@
 // The worker thread of an import (RELIABILITY R3): reads and parses the file off the main thread, so a
-// multi-gigabyte export does not starve the API. It hands batches to the main thread, which writes them;
-// it runs at most two batches ahead (the main thread acknowledges each), which bounds its memory.
+// multi-gigabyte export does not starve the API, and encodes each batch's values for COPY here too. It
+// hands batches to the main thread, which writes them; it runs at most two batches ahead (the main
+// thread acknowledges each), which bounds its memory.
 import { parentPort, workerData } from "node:worker_threads";
 import { type ParserCounts, type ReaderBatch, type ReaderOptions, readImport } from "./imports.reader.ts";
+import { type EncodedRecords, encodeRecords } from "./imports.values.ts";
+
+/** A batch as the main thread receives it: its checkpoint, and its records encoded for writing. */
+export type WorkerBatch = Omit<ReaderBatch, "records"> & EncodedRecords;
 
 export type WorkerMessage =
-  | { type: "batch"; batch: ReaderBatch }
+  | { type: "batch"; batch: WorkerBatch }
   | { type: "end"; counts: ParserCounts }
   | { type: "error"; message: string };
 
@@ -30,9 +35,14 @@ async function main(): Promise<void> {
         port.postMessage({ type: "end", counts: next.value } satisfies WorkerMessage);
         break;
       }
+      const { records, ...checkpoint } = next.value;
+      const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
-      port.postMessage({ type: "batch", batch: next.value } satisfies WorkerMessage);
+      // The encoded values move to the main thread without a copy.
+      port.postMessage({ type: "batch", batch } satisfies WorkerMessage, [
+        batch.values.bytes.buffer as ArrayBuffer,
+      ]);
     }
   } catch (e) {
     port.postMessage({

@@ -7,6 +7,7 @@ import {
   eq,
   gt,
   gte,
+  inArray,
   isNull,
   lt,
   ne,
@@ -29,6 +30,63 @@ export const resultOf = (row: MeasurementRow): MeasurementResult | null =>
 export async function insertMeasurement(db: Db, values: NewMeasurement): Promise<MeasurementRow | null> {
   const [row] = await db.insert(measurements).values(values).onConflictDoNothing().returning();
   return row ?? null;
+}
+
+/** Inserts many measurements at once; those whose client id this user already used are skipped. */
+export async function insertMeasurements(
+  db: Db,
+  values: readonly NewMeasurement[],
+): Promise<MeasurementRow[]> {
+  if (values.length === 0) return [];
+  return db
+    .insert(measurements)
+    .values([...values])
+    .onConflictDoNothing()
+    .returning();
+}
+
+/** Client id and RR series of the user's measurements with these client ids. */
+export async function findByClientIds(
+  db: Db,
+  userId: string,
+  clientIds: readonly string[],
+): Promise<{ clientId: string; rrMs: number[] }[]> {
+  if (clientIds.length === 0) return [];
+  return db
+    .select({ clientId: measurements.clientId, rrMs: measurements.rrMs })
+    .from(measurements)
+    .where(and(eq(measurements.userId, userId), inArray(measurements.clientId, [...clientIds])));
+}
+
+/**
+ * What a score baseline needs of the user's computed measurements started in [from, to): time, rMSSD,
+ * stress index and heart rate (the values `earlierResults` gives, without the rest of each result).
+ */
+export async function baselineValuesBetween(
+  db: Db,
+  userId: string,
+  from: Date,
+  to: Date,
+): Promise<{ startedAt: Date; rmssd: number | null; psi: number | null; heartRate: number | null }[]> {
+  const rows = await db
+    .select({
+      startedAt: measurements.startedAt,
+      rmssd: sql<number | null>`(${measurements.result}->'values'->>'rmssd')::float8`,
+      psi: sql<number | null>`(${measurements.result}->'values'->>'psi')::float8`,
+      heartRate: sql<number | null>`(${measurements.result}->'values'->>'heart_rate')::float8`,
+    })
+    .from(measurements)
+    .where(
+      and(
+        eq(measurements.userId, userId),
+        gte(measurements.startedAt, from),
+        lt(measurements.startedAt, to),
+        sql`${measurements.result} is not null`,
+      ),
+    )
+    .orderBy(asc(measurements.startedAt));
+  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
+  return rows.map((r) => ({ ...r, rmssd: num(r.rmssd), psi: num(r.psi), heartRate: num(r.heartRate) }));
 }
 
 export async function findMeasurementOf(db: Db, userId: string, id: string): Promise<MeasurementRow | null> {

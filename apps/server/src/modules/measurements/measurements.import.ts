@@ -1,0 +1,206 @@
+// Many measurements at once, for a file import: the same rules and results as `storeMeasurement` for
+// each upload, with the database read once per call instead of once per measurement (the score
+// baselines, the blood-pressure readings near each start, the profile) and one insert, one dashboard
+// write and one event insert for all of them.
+import type { MeasurementUpload } from "@tonus/contract";
+import { MEASUREMENT_LIMITS } from "@tonus/contract";
+import type { BaselineEntry } from "@tonus/hrv";
+import type { Db } from "../../db/client.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { findReadingsBetween } from "../bp/bp.service.ts";
+import { type DashboardValue, recordValues } from "../dashboard-values/dashboard-values.service.ts";
+import {
+  BP_WINDOW_MINUTES,
+  computeMeasurement,
+  MEASUREMENT_ALGORITHM_VERSION,
+} from "./measurements.compute.ts";
+import {
+  anthropometryOf,
+  baselineValuesBetween,
+  findByClientIds,
+  insertMeasurements,
+  resultOf,
+} from "./measurements.repo.ts";
+import { BASELINE_DAYS, dashboardValuesOf, MEASUREMENT_EVENTS } from "./measurements.service.ts";
+
+type Ctx = Pick<AppContext, "services">;
+
+/** What became of one upload: stored now, already stored (the same series), or refused with why. */
+export type StoredOutcome =
+  | { status: "created" }
+  | { status: "existing" }
+  | { status: "refused"; reason: string };
+
+/** At most this many earlier measurements form a baseline (as `earlierResults` reads them). */
+const BASELINE_LIMIT = 500;
+const DAY_MS = 86_400_000;
+
+type Entry = { timeMs: number; rmssd: number | null; psi: number | null; heartRate: number | null };
+
+/** Index of the first entry at or after `timeMs` (entries ascending by time). */
+function firstAtOrAfter(entries: readonly Entry[], timeMs: number): number {
+  let lo = 0;
+  let hi = entries.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((entries[mid] as Entry).timeMs < timeMs) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The baseline history of a measurement at `timeMs`: the latest 500 of the 60 days before it, newest first. */
+function historyAt(entries: readonly Entry[], timeMs: number): BaselineEntry[] {
+  const lo = firstAtOrAfter(entries, timeMs - BASELINE_DAYS * DAY_MS);
+  const hi = firstAtOrAfter(entries, timeMs);
+  const out: BaselineEntry[] = [];
+  for (let i = hi - 1; i >= Math.max(lo, hi - BASELINE_LIMIT); i--) {
+    const e = entries[i] as Entry;
+    if (e.rmssd === null) continue;
+    out.push({
+      timeMs: e.timeMs,
+      rmssdMs: e.rmssd,
+      ...(e.psi !== null ? { stressIndex: e.psi } : {}),
+      ...(e.heartRate !== null ? { hrBpm: e.heartRate } : {}),
+    });
+  }
+  return out;
+}
+
+/** The reading nearest to `at` within the window (ties: the earlier), from readings ascending by time. */
+function nearest<R extends { measuredAt: Date }>(readings: readonly R[], at: number): R | null {
+  const window = BP_WINDOW_MINUTES * 60_000;
+  let best: R | null = null;
+  let bestGap = Number.POSITIVE_INFINITY;
+  for (const r of readings) {
+    const t = r.measuredAt.getTime();
+    if (t < at - window) continue;
+    if (t > at + window) break;
+    const gap = Math.abs(t - at);
+    if (gap < bestGap) {
+      best = r;
+      bestGap = gap;
+    }
+  }
+  return best;
+}
+
+const sameSeries = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((v, i) => v === b[i]);
+
+/**
+ * Stores uploads in the caller's transaction, each as `storeMeasurement` would: idempotent by client id
+ * (the same client id with another series is refused), a start more than a day ahead or before 2000 is
+ * refused, and so is a series with too few valid intervals. New ones are computed oldest first, each
+ * with the earlier ones (stored or new) as its baseline.
+ */
+export async function storeMeasurements(
+  ctx: Ctx,
+  tx: Db,
+  userId: string,
+  uploads: readonly MeasurementUpload[],
+  now = new Date(),
+): Promise<StoredOutcome[]> {
+  const out: StoredOutcome[] = uploads.map(() => ({ status: "existing" }));
+  const stored = new Map(
+    (await findByClientIds(tx, userId, [...new Set(uploads.map((u) => u.client_id))])).map(
+      (r) => [r.clientId, r.rrMs] as const,
+    ),
+  );
+  const fresh: { index: number; upload: MeasurementUpload; startedAt: Date }[] = [];
+  uploads.forEach((upload, index) => {
+    const held = stored.get(upload.client_id);
+    if (held) {
+      if (!sameSeries(held, upload.rr_ms))
+        out[index] = { status: "refused", reason: "This client_id already names another measurement" };
+      return;
+    }
+    const startedAt = new Date(upload.started_at);
+    if (startedAt.getTime() > now.getTime() + MEASUREMENT_LIMITS.maxFutureMs)
+      out[index] = { status: "refused", reason: "The measurement's start lies in the future" };
+    else if (startedAt.getTime() < Date.UTC(2000, 0, 1))
+      out[index] = { status: "refused", reason: "The measurement's start is before the year 2000" };
+    else {
+      // A client id repeated in `uploads`: the first is stored, the others are replays of it.
+      stored.set(upload.client_id, upload.rr_ms);
+      fresh.push({ index, upload, startedAt });
+    }
+  });
+  if (fresh.length === 0) return out;
+  fresh.sort((a, b) => a.startedAt.getTime() - b.startedAt.getTime() || a.index - b.index);
+
+  const first = (fresh[0] as (typeof fresh)[number]).startedAt.getTime();
+  const last = (fresh[fresh.length - 1] as (typeof fresh)[number]).startedAt.getTime();
+  const window = BP_WINDOW_MINUTES * 60_000;
+  const entries: Entry[] = (
+    await baselineValuesBetween(tx, userId, new Date(first - BASELINE_DAYS * DAY_MS), new Date(last))
+  ).map((r) => ({ timeMs: r.startedAt.getTime(), rmssd: r.rmssd, psi: r.psi, heartRate: r.heartRate }));
+  const readings = await findReadingsBetween(tx, userId, new Date(first - window), new Date(last + window));
+  const profile = await anthropometryOf(tx, userId);
+
+  const rows = [];
+  for (const f of fresh) {
+    const t = f.startedAt.getTime();
+    const reading = nearest(readings, t);
+    const result = computeMeasurement({
+      rrMs: f.upload.rr_ms,
+      startedAt: f.startedAt,
+      history: historyAt(entries, t),
+      reading: reading
+        ? {
+            id: reading.id,
+            systolic: reading.systolic,
+            diastolic: reading.diastolic,
+            pulse: reading.pulse,
+            measuredAt: reading.measuredAt,
+          }
+        : null,
+      profile,
+    });
+    if (!result) {
+      out[f.index] = { status: "refused", reason: "The RR series has too few valid intervals" };
+      continue;
+    }
+    const v = result.values;
+    entries.splice(firstAtOrAfter(entries, t + 1), 0, {
+      timeMs: t,
+      rmssd: v.rmssd,
+      psi: v.psi,
+      heartRate: v.heart_rate,
+    });
+    out[f.index] = { status: "created" };
+    rows.push({
+      userId,
+      clientId: f.upload.client_id,
+      source: f.upload.source,
+      device: f.upload.device ?? null,
+      startedAt: f.startedAt,
+      timeZone: f.upload.time_zone,
+      rrMs: f.upload.rr_ms,
+      feel: f.upload.feel ?? null,
+      mood: f.upload.mood ?? null,
+      tags: [...new Set(f.upload.tags ?? [])],
+      labels: [...new Set(f.upload.labels ?? [])],
+      algorithmVersion: MEASUREMENT_ALGORITHM_VERSION,
+      result,
+      bpReadingId: result.bp?.reading_id ?? null,
+    });
+  }
+  const inserted = await insertMeasurements(tx, rows);
+  // A concurrent writer took a client id between the look-up and the insert: that one is a replay.
+  const insertedIds = new Set(inserted.map((r) => r.clientId));
+  for (const f of fresh)
+    if (out[f.index]?.status === "created" && !insertedIds.has(f.upload.client_id))
+      out[f.index] = { status: "existing" };
+  const values: DashboardValue[] = inserted.flatMap((row) => dashboardValuesOf(row, resultOf(row)));
+  await recordValues(tx, userId, values);
+  await ctx.services.events.emitEvents(
+    tx,
+    inserted.map((row) => ({
+      type: MEASUREMENT_EVENTS.created,
+      userId,
+      payload: { measurement_id: row.id, started_at: row.startedAt.toISOString(), source: row.source },
+    })),
+  );
+  return out;
+}
