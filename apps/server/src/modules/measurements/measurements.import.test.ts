@@ -39,6 +39,8 @@ function plan() {
     device: "Watch",
     started_at: new Date(start + i * 2 * 86_400_000 + (i % 3) * 3_600_000).toISOString(),
     time_zone: "Europe/Moscow",
+    // One series with breaks (a camera measurement's lost frames): no difference is taken across them.
+    ...(i === 2 ? { rr_breaks: [10, 50] } : {}),
   }));
   const readings = [1, 4, 8].map((i, k) => ({
     client_id: uuid("20000000"),
@@ -83,7 +85,13 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       const result = r.result as { bp: { reading_id: string } | null } | null;
       // Ids differ between the two people: the reading is compared by its client id.
       const bp = result?.bp ? { ...result.bp, reading_id: readingIds.get(result.bp.reading_id) } : null;
-      return { clientId: r.clientId, startedAt: r.startedAt, rrMs: r.rrMs, result: { ...result, bp } };
+      return {
+        clientId: r.clientId,
+        startedAt: r.startedAt,
+        rrMs: r.rrMs,
+        rrBreaks: r.rrBreaks,
+        result: { ...result, bp },
+      };
     });
     const byKey = (a: { metric: string; at: Date }, b: { metric: string; at: Date }) =>
       a.at.getTime() - b.at.getTime() || a.metric.localeCompare(b.metric);
@@ -135,6 +143,7 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
           { ...second, started_at: "2026-06-03T00:00:00Z" },
           { ...second, client_id: uuid(), started_at: "1999-12-31T00:00:00Z" },
           { ...second, client_id: uuid(), rr_ms: [800, 810, 805] },
+          { ...second, client_id: uuid(), rr_breaks: [CLEAN_5MIN.length] },
           third,
           third,
         ],
@@ -147,6 +156,7 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       { status: "refused", reason: "The measurement's start lies in the future" },
       { status: "refused", reason: "The measurement's start is before the year 2000" },
       { status: "refused", reason: "The RR series has too few valid intervals" },
+      { status: "refused", reason: "A break lies past the end of the RR series" },
       { status: "created" },
       { status: "existing" },
     ]);

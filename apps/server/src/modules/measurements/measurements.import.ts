@@ -104,25 +104,28 @@ export async function storeMeasurements(
   const out: StoredOutcome[] = uploads.map(() => ({ status: "existing" }));
   const stored = new Map(
     (await findByClientIds(tx, userId, [...new Set(uploads.map((u) => u.client_id))])).map(
-      (r) => [r.clientId, r.rrMs] as const,
+      (r) => [r.clientId, { rrMs: r.rrMs, rrBreaks: r.rrBreaks }] as const,
     ),
   );
   const fresh: { index: number; upload: MeasurementUpload; startedAt: Date }[] = [];
   uploads.forEach((upload, index) => {
     const held = stored.get(upload.client_id);
+    const breaks = upload.rr_breaks ?? [];
     if (held) {
-      if (!sameSeries(held, upload.rr_ms))
+      if (!sameSeries(held.rrMs, upload.rr_ms) || !sameSeries(held.rrBreaks, breaks))
         out[index] = { status: "refused", reason: "This client_id already names another measurement" };
       return;
     }
     const startedAt = new Date(upload.started_at);
     if (startedAt.getTime() > now.getTime() + MEASUREMENT_LIMITS.maxFutureMs)
       out[index] = { status: "refused", reason: "The measurement's start lies in the future" };
+    else if (breaks.some((b) => b >= upload.rr_ms.length))
+      out[index] = { status: "refused", reason: "A break lies past the end of the RR series" };
     else if (startedAt.getTime() < Date.UTC(2000, 0, 1))
       out[index] = { status: "refused", reason: "The measurement's start is before the year 2000" };
     else {
       // A client id repeated in `uploads`: the first is stored, the others are replays of it.
-      stored.set(upload.client_id, upload.rr_ms);
+      stored.set(upload.client_id, { rrMs: upload.rr_ms, rrBreaks: breaks });
       fresh.push({ index, upload, startedAt });
     }
   });
@@ -144,6 +147,7 @@ export async function storeMeasurements(
     const reading = nearest(readings, t);
     const result = computeMeasurement({
       rrMs: f.upload.rr_ms,
+      rrBreaks: f.upload.rr_breaks ?? [],
       startedAt: f.startedAt,
       history: historyAt(entries, t),
       reading: reading
@@ -177,6 +181,7 @@ export async function storeMeasurements(
       startedAt: f.startedAt,
       timeZone: f.upload.time_zone,
       rrMs: f.upload.rr_ms,
+      rrBreaks: f.upload.rr_breaks ?? [],
       feel: f.upload.feel ?? null,
       mood: f.upload.mood ?? null,
       tags: [...new Set(f.upload.tags ?? [])],

@@ -45,15 +45,15 @@ export async function insertMeasurements(
     .returning();
 }
 
-/** Client id and RR series of the user's measurements with these client ids. */
+/** Client id, RR series and its breaks of the user's measurements with these client ids. */
 export async function findByClientIds(
   db: Db,
   userId: string,
   clientIds: readonly string[],
-): Promise<{ clientId: string; rrMs: number[] }[]> {
+): Promise<{ clientId: string; rrMs: number[]; rrBreaks: number[] }[]> {
   if (clientIds.length === 0) return [];
   return db
-    .select({ clientId: measurements.clientId, rrMs: measurements.rrMs })
+    .select({ clientId: measurements.clientId, rrMs: measurements.rrMs, rrBreaks: measurements.rrBreaks })
     .from(measurements)
     .where(and(eq(measurements.userId, userId), inArray(measurements.clientId, [...clientIds])));
 }
