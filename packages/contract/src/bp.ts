@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TimeZoneSchema } from "./common.ts";
+import { IsoDateSchema, TimeZoneSchema } from "./common.ts";
 
 /**
  * Blood-pressure readings (spec §3 "Blood pressure entry": systolic, diastolic; issue 5 adds pulse,
@@ -112,3 +112,54 @@ export const BP_LOG_SHARE_TARGET = "log";
  */
 export const SharedBpLogSchema = BpReadingListSchema;
 export type SharedBpLog = z.infer<typeof SharedBpLogSchema>;
+
+/** Averages by period: days, weeks (starting on `week_start`: 1 Monday, 0 Sunday) or months. */
+export const BpPeriodSchema = z.enum(["day", "week", "month"]);
+export type BpPeriod = z.infer<typeof BpPeriodSchema>;
+
+/** The longest range the averages may cover, in days (20 years, as the dashboard's charts). */
+export const BP_AVERAGES_MAX_DAYS = 7305;
+
+/**
+ * `from`/`to`: local calendar days, both included. A reading counts on its own local day, in the time
+ * zone it was taken in (`time_zone`), so a morning reading abroad stays a morning reading.
+ */
+export const BpAveragesQuerySchema = z.object({
+  from: IsoDateSchema,
+  to: IsoDateSchema,
+  period: BpPeriodSchema.default("day"),
+  week_start: z.coerce.number().int().min(0).max(1).default(0),
+});
+export type BpAveragesQuery = z.infer<typeof BpAveragesQuerySchema>;
+
+/** Mean, lowest and highest of one quantity over the readings of a period (mean to one decimal). */
+export const BpStatSchema = z.object({ mean: z.number(), min: z.number(), max: z.number() });
+
+/**
+ * The average of the readings of a period, and the ESC/ESH 2018 category of that average (the
+ * rounded mean systolic and diastolic pressure). `pulse` is over the readings with a pulse only.
+ */
+export const BpAverageSchema = z.object({
+  count: z.number().int(),
+  systolic: BpStatSchema,
+  diastolic: BpStatSchema,
+  pulse: BpStatSchema.nullable(),
+  pulse_count: z.number().int(),
+  category: BpCategorySchema,
+});
+export type BpAverage = z.infer<typeof BpAverageSchema>;
+
+/**
+ * GET bp/averages/ (and the shared log's): one bucket per period with readings (`t` its first day),
+ * oldest first; the whole range; and the 7 and 30 days that end on `to`.
+ */
+export const BpAveragesSchema = z.object({
+  from: IsoDateSchema,
+  to: IsoDateSchema,
+  period: BpPeriodSchema,
+  buckets: z.array(BpAverageSchema.extend({ t: IsoDateSchema })),
+  overall: BpAverageSchema.nullable(),
+  last_7_days: BpAverageSchema.nullable(),
+  last_30_days: BpAverageSchema.nullable(),
+});
+export type BpAverages = z.infer<typeof BpAveragesSchema>;

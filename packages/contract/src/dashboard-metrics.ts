@@ -27,11 +27,13 @@ export const DISPLAY_UNITS = {
   steps: { factor: 1, offset: 0 },
   km: { factor: 0.001, offset: 0 },
   mi: { factor: 1 / 1609.344, offset: 0 },
+  m: { factor: 1, offset: 0 },
   kcal: { factor: 1 / 4184, offset: 0 },
   kj: { factor: 0.001, offset: 0 },
   h: { factor: 1 / 3600, offset: 0 },
   min: { factor: 1 / 60, offset: 0 },
   l: { factor: 1, offset: 0 },
+  ml: { factor: 1000, offset: 0 },
   fl_oz: { factor: 1 / 0.0295735295625, offset: 0 },
   g: { factor: 1000, offset: 0 },
   oz: { factor: 1 / 0.028349523125, offset: 0 },
@@ -39,6 +41,7 @@ export const DISPLAY_UNITS = {
   lb: { factor: 1 / 0.45359237, offset: 0 },
   cm: { factor: 100, offset: 0 },
   ft: { factor: 1 / 0.3048, offset: 0 },
+  in: { factor: 1 / 0.0254, offset: 0 },
   mmhg: { factor: 1, offset: 0 },
   per_min: { factor: 1, offset: 0 },
   celsius: { factor: 1, offset: 0 },
@@ -74,6 +77,8 @@ export type MetricDef = {
   manual?: boolean;
   /** Arrives as an intraday series (a watch's heart rate every few seconds). */
   intraday?: boolean;
+  /** Further units a value may be typed in besides the metric and imperial ones (kJ, ml, feet…). */
+  entry?: readonly DisplayUnit[];
 };
 
 const score = { aggregate: "mean", units: { metric: "score", imperial: "score" }, decimals: 0 } as const;
@@ -84,9 +89,19 @@ const index = (decimals: number) =>
 const percent = (aggregate: MetricAggregate, decimals = 1) =>
   ({ aggregate, units: { metric: "percent", imperial: "percent" }, decimals }) as const;
 const bpm = { aggregate: "mean", units: { metric: "bpm", imperial: "bpm" }, decimals: 0 } as const;
-const energy = { aggregate: "sum", units: { metric: "kcal", imperial: "kcal" }, decimals: 0 } as const;
+const energy = {
+  aggregate: "sum",
+  units: { metric: "kcal", imperial: "kcal" },
+  decimals: 0,
+  entry: ["kj"],
+} as const;
 const mass = { aggregate: "last", units: { metric: "kg", imperial: "lb" }, decimals: 1 } as const;
-const distance = { aggregate: "sum", units: { metric: "km", imperial: "mi" }, decimals: 2 } as const;
+const distance = {
+  aggregate: "sum",
+  units: { metric: "km", imperial: "mi" },
+  decimals: 2,
+  entry: ["m"],
+} as const;
 const sleepStage = { aggregate: "sum", units: { metric: "h", imperial: "h" }, decimals: 1 } as const;
 const mmhg = { aggregate: "mean", units: { metric: "mmhg", imperial: "mmhg" }, decimals: 0 } as const;
 
@@ -122,6 +137,8 @@ export const METRICS = {
   // Blood pressure: readings from the log, indices of the measurement near a reading.
   bp_systolic: { ...mmhg, range: [60, 300] },
   bp_diastolic: { ...mmhg, range: [30, 200] },
+  /** The pulse written with a blood-pressure reading (the log's), apart from measured heart rate. */
+  bp_pulse: { ...bpm, range: [25, 250] },
   kerdo: { ...index(0), range: [-1000, 100], health: true },
   robinson: { ...index(0), range: [0, 1000], health: true },
   functional_changes: { ...index(2), range: [0, 10], health: true },
@@ -165,10 +182,11 @@ export const METRICS = {
   weight: { ...mass, range: [1, 700], manual: true },
   height: {
     aggregate: "last",
-    units: { metric: "cm", imperial: "ft" },
+    units: { metric: "cm", imperial: "in" },
     decimals: 1,
     range: [0.3, 2.8],
     manual: true,
+    entry: ["ft"],
   },
   body_fat: { ...percent("last"), range: [1, 80], manual: true },
   body_water: { ...percent("last"), range: [10, 90] },
@@ -182,6 +200,7 @@ export const METRICS = {
     decimals: 2,
     range: [0, 20],
     manual: true,
+    entry: ["ml"],
   },
   carbohydrates: {
     aggregate: "sum",
@@ -245,6 +264,7 @@ export const CHART_ITEMS = {
   hf: { series: ["hf"], categories: ["spectrum"] },
   lfhf: { series: ["lfhf"], categories: ["spectrum"] },
   blood_pressure: { series: ["bp_systolic", "bp_diastolic"], categories: ["blood_pressure"] },
+  bp_pulse: { series: ["bp_pulse"], categories: ["blood_pressure"] },
   kerdo: { series: ["kerdo"], categories: ["blood_pressure"] },
   robinson: { series: ["robinson"], categories: ["blood_pressure"] },
   functional_changes: { series: ["functional_changes"], categories: ["blood_pressure"] },
@@ -287,9 +307,18 @@ export function isChartItemKey(key: string): key is ChartItemKey {
 
 export type UnitSystem = "metric" | "imperial";
 
-/** The display unit of `metric` in a unit system. */
-export function displayUnitOf(metric: MetricKey, system: UnitSystem): DisplayUnit {
-  return METRICS[metric].units[system];
+/** Spec §3 Units "kcal variants": energy is shown in kilocalories or kilojoules, as the person chooses. */
+export const ENERGY_UNITS = ["kcal", "kj"] as const;
+export type EnergyUnit = (typeof ENERGY_UNITS)[number];
+
+/** The display unit of `metric` in a unit system (energy metrics in the person's energy unit). */
+export function displayUnitOf(
+  metric: MetricKey,
+  system: UnitSystem,
+  energy: EnergyUnit = "kcal",
+): DisplayUnit {
+  const unit: DisplayUnit = METRICS[metric].units[system];
+  return unit === "kcal" ? energy : unit;
 }
 
 /** A storage value in a display unit (not rounded). */
@@ -304,8 +333,8 @@ export function fromDisplayUnit(value: number, unit: DisplayUnit): number {
   return (value - u.offset) / u.factor;
 }
 
-/** The display units a manual entry of `metric` may be typed in (its metric and imperial units). */
+/** The display units a manual entry of `metric` may be typed in: its metric and imperial units, then the others. */
 export function entryUnitsOf(metric: MetricKey): DisplayUnit[] {
-  const { metric: m, imperial: i } = METRICS[metric].units;
-  return m === i ? [m] : [m, i];
+  const def: MetricDef = METRICS[metric];
+  return [...new Set<DisplayUnit>([def.units.metric, def.units.imperial, ...(def.entry ?? [])])];
 }

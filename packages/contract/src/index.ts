@@ -6,6 +6,7 @@ export * from "./common.ts";
 export * from "./connectors.ts";
 export * from "./dashboard.ts";
 export * from "./dashboard-metrics.ts";
+export * from "./dashboard-sources.ts";
 export * from "./errors.ts";
 export * from "./ifttt.ts";
 export * from "./imports.ts";

@@ -40,10 +40,14 @@ export const API = {
   sharedMeasurement: "/dashboard_api/v1/shared/measurement/",
   /** The blood-pressure log a share link (kind "bp_log") opens, read-only; `Authorization: Token tsh_…`. */
   sharedBpLog: "/dashboard_api/v1/shared/bp-log/",
+  /** The shared log's averages by period (`from`, `to`, `period`, `week_start`), read with the link's token. */
+  sharedBpLogAverages: "/dashboard_api/v1/shared/bp-log/averages/",
   /** The signed-in user's blood-pressure readings: list (GET), add (POST, idempotent by client_id). */
   bpReadings: "/dashboard_api/v1/bp/readings/",
   /** One reading: GET, PATCH, DELETE. */
   bpReading: "/dashboard_api/v1/bp/readings/:id/",
+  /** Averages, counts and the category of the average by day, week or month over a range of local days. */
+  bpAverages: "/dashboard_api/v1/bp/averages/",
   /** The dashboard's catalogue: categories, chart flows and items, has-data flags, tags (demo for free users). */
   chartFlows: "/dashboard_api/v1/charts/flows/",
   /** One data source as the charts name it; its numeric id is the second number of the path. */

@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { IsoDateSchema, LocaleSchema, TimeZoneSchema } from "./common.ts";
+import { ENERGY_UNITS } from "./dashboard-metrics.ts";
 
 export const UnitsSchema = z.enum(["metric", "imperial"]);
 export type Units = z.infer<typeof UnitsSchema>;
+/** Spec §3 Units "kcal variants": energy in kilocalories or kilojoules, whatever the unit system. */
+export const EnergyUnitSchema = z.enum(ENERGY_UNITS);
 export const GenderSchema = z.enum(["male", "female"]);
 export const BillingStatusSchema = z.enum(["none", "active", "failed", "cancelled"]);
 export const RoleSchema = z.enum(["user", "operator"]);
@@ -34,6 +37,7 @@ export const ProfileSchema = EntitlementsSchema.extend({
   height: z.number().nullable(),
   weight: z.number().nullable(),
   units: UnitsSchema,
+  energy_unit: EnergyUnitSchema,
   newsletter_language: LocaleSchema,
   timezone: z.string(),
   role: RoleSchema,
@@ -55,6 +59,7 @@ export const ProfileUpdateSchema = z.strictObject({
   height: z.number().min(50).max(260).nullable().optional(),
   weight: z.number().min(20).max(400).nullable().optional(),
   units: UnitsSchema.optional(),
+  energy_unit: EnergyUnitSchema.optional(),
   newsletter_language: LocaleSchema.optional(),
   timezone: TimeZoneSchema.optional(),
 });

@@ -34,6 +34,8 @@ export const users = pgTable(
     heightCm: real("height_cm"),
     weightKg: real("weight_kg"),
     units: text("units").notNull().default("metric"),
+    /** kcal or kJ for energy (spec §3 "kcal variants"), whatever `units` says. */
+    energyUnit: text("energy_unit").notNull().default("kcal"),
     newsletterLanguage: text("newsletter_language").notNull().default("en"),
     timezone: text("timezone").notNull().default("UTC"),
     userpicPath: text("userpic_path"),

@@ -219,8 +219,9 @@ describe.each(BACKENDS)("archive import on %s", (backend) => {
     const client = b.client(app);
     const res = await client.request("POST", ARCHIVE_API.import, multipart([{ data: zip }]));
     expect(res.statusCode, res.body).toBe(200);
-    // The two readings' systolic and diastolic values come back on the dashboard, written again.
-    const derivedValues = 4;
+    // The two readings' systolic and diastolic values and the one pulse come back on the dashboard,
+    // written again.
+    const derivedValues = 5;
     expect(res.json()).toEqual({
       ok: true,
       restored: Object.fromEntries(
@@ -236,6 +237,7 @@ describe.each(BACKENDS)("archive import on %s", (backend) => {
     );
     expect(bpValues.rows.map((r) => [r.metric, Number(r.value)])).toEqual([
       ["bp_diastolic", 82],
+      ["bp_pulse", 64],
       ["bp_systolic", 128],
       ["bp_diastolic", 76],
       ["bp_systolic", 117],

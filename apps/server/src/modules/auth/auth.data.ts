@@ -22,6 +22,7 @@ export const accountDataSection: UserDataSection = {
         "height_cm",
         "weight_kg",
         "units",
+        "energy_unit",
         "newsletter_language",
         "timezone",
         "is_ios_user",

@@ -119,3 +119,68 @@ export async function nearestReading(
     .limit(1);
   return row ?? null;
 }
+
+/** One local day's readings, summed (the averages' building block). */
+export type BpDayStats = {
+  day: string;
+  n: number;
+  sys: { sum: number; min: number; max: number };
+  dia: { sum: number; min: number; max: number };
+  pulse: { n: number; sum: number; min: number | null; max: number | null };
+};
+
+/**
+ * Per local day in [from, to] (each reading's day in its own time zone): count, sums, lowest and
+ * highest. The instants searched are a day wider on each side than any zone's day, so the
+ * (user, measured_at) index bounds the scan and the local day decides.
+ */
+export async function dailyReadingStats(
+  db: Db,
+  userId: string,
+  from: string,
+  to: string,
+): Promise<BpDayStats[]> {
+  const lo = new Date(Date.parse(`${from}T00:00:00Z`) - 86_400_000);
+  const hi = new Date(Date.parse(`${to}T00:00:00Z`) + 2 * 86_400_000);
+  const r = (await db.execute(sql`
+    select day::text as day, count(*)::int as n,
+      sum(systolic)::float8 as sys_sum, min(systolic) as sys_min, max(systolic) as sys_max,
+      sum(diastolic)::float8 as dia_sum, min(diastolic) as dia_min, max(diastolic) as dia_max,
+      count(pulse)::int as pulse_n, coalesce(sum(pulse), 0)::float8 as pulse_sum,
+      min(pulse) as pulse_min, max(pulse) as pulse_max
+    from (
+      select (measured_at at time zone time_zone)::date as day, systolic, diastolic, pulse
+      from bp_readings
+      where user_id = ${userId} and measured_at >= ${lo.toISOString()}::timestamptz
+        and measured_at < ${hi.toISOString()}::timestamptz
+    ) r
+    where day between ${from}::date and ${to}::date
+    group by day order by day`)) as unknown as {
+    rows: {
+      day: string;
+      n: number;
+      sys_sum: number;
+      sys_min: number;
+      sys_max: number;
+      dia_sum: number;
+      dia_min: number;
+      dia_max: number;
+      pulse_n: number;
+      pulse_sum: number;
+      pulse_min: number | null;
+      pulse_max: number | null;
+    }[];
+  };
+  return r.rows.map((row) => ({
+    day: row.day,
+    n: Number(row.n),
+    sys: { sum: Number(row.sys_sum), min: Number(row.sys_min), max: Number(row.sys_max) },
+    dia: { sum: Number(row.dia_sum), min: Number(row.dia_min), max: Number(row.dia_max) },
+    pulse: {
+      n: Number(row.pulse_n),
+      sum: Number(row.pulse_sum),
+      min: row.pulse_min === null ? null : Number(row.pulse_min),
+      max: row.pulse_max === null ? null : Number(row.pulse_max),
+    },
+  }));
+}

@@ -1,6 +1,8 @@
 import {
   API,
   BP_LOG_SHARE_TARGET,
+  BpAveragesQuerySchema,
+  BpAveragesSchema,
   BpReadingCreateSchema,
   BpReadingListQuerySchema,
   BpReadingListSchema,
@@ -15,6 +17,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { requireUserId, shareGrant } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { IdParamsSchema, idOrNone, noStore } from "../../lib/route-params.ts";
+import { getAverages } from "./bp.averages.ts";
 import { bpDataSection } from "./bp.data.ts";
 import { createReading, deleteReading, getReading, listReadings, updateReading } from "./bp.service.ts";
 
@@ -40,6 +43,31 @@ export function registerBpRoutes(app: FastifyInstance, ctx: AppContext): void {
       const grant = shareGrant(request, "bp_log");
       if (!grant) throw new AppError("not_found", "Not found");
       return listReadings(ctx, grant.ownerId, request.query);
+    },
+  );
+
+  r.get(
+    API.sharedBpLogAverages,
+    {
+      config: { access: "public", shareKinds: ["bp_log"] },
+      schema: { querystring: BpAveragesQuerySchema, response: { 200: BpAveragesSchema } },
+    },
+    async (request) => {
+      const grant = shareGrant(request, "bp_log");
+      if (!grant) throw new AppError("not_found", "Not found");
+      return getAverages(ctx, grant.ownerId, request.query);
+    },
+  );
+
+  r.get(
+    API.bpAverages,
+    {
+      config: { access: "user" },
+      schema: { querystring: BpAveragesQuerySchema, response: { 200: BpAveragesSchema } },
+    },
+    async (request, reply) => {
+      noStore(reply);
+      return getAverages(ctx, requireUserId(request), request.query);
     },
   );
 

@@ -50,10 +50,15 @@ export function readingToWire(row: BpReadingRow): BpReading {
 
 const tx0 = (tx: unknown) => tx as Db;
 
-/** The dashboard source of the log's readings; each reading writes two values keyed by its id. */
+/** The dashboard source of the log's readings; each reading writes its values keyed by its id. */
 export const BP_DASHBOARD_SOURCE = "bp_log";
 
-/** Writes readings' pressures to the dashboard (chart "Blood pressure"), in the caller's transaction. */
+const dashboardKeys = (id: string) => [`${id}:systolic`, `${id}:diastolic`, `${id}:pulse`];
+
+/**
+ * Writes readings' pressures and pulse to the dashboard (charts "Blood pressure" and "Pulse"), in the
+ * caller's transaction; a reading whose pulse was cleared loses its pulse value.
+ */
 export async function syncReadingsToDashboard(tx: Db, userId: string, rows: readonly BpReadingRow[]) {
   const source = BP_DASHBOARD_SOURCE;
   await recordValues(
@@ -62,8 +67,17 @@ export async function syncReadingsToDashboard(tx: Db, userId: string, rows: read
     rows.flatMap((r) => [
       { metric: "bp_systolic", at: r.measuredAt, value: r.systolic, source, clientId: `${r.id}:systolic` },
       { metric: "bp_diastolic", at: r.measuredAt, value: r.diastolic, source, clientId: `${r.id}:diastolic` },
+      ...(r.pulse === null
+        ? []
+        : [{ metric: "bp_pulse", at: r.measuredAt, value: r.pulse, source, clientId: `${r.id}:pulse` }]),
     ]),
   );
+}
+
+/** Removes the pulse value of readings that have none any more (an edit cleared it). */
+async function dropClearedPulse(tx: Db, row: BpReadingRow, before: BpReadingRow) {
+  if (row.pulse === null && before.pulse !== null)
+    await removeValues(tx, row.userId, BP_DASHBOARD_SOURCE, [`${row.id}:pulse`]);
 }
 
 const syncDashboard = (tx: Db, row: BpReadingRow) => syncReadingsToDashboard(tx, row.userId, [row]);
@@ -198,6 +212,7 @@ export async function updateReading(
       ...(input.note !== undefined ? { note: input.note } : {}),
     });
     if (!after) throw new AppError("not_found", "Not found");
+    await dropClearedPulse(tx, after, before);
     await syncDashboard(tx, after);
     await ctx.services.events.emitEvent(tx, {
       type: BP_EVENTS.changed,
@@ -218,7 +233,7 @@ export async function deleteReading(ctx: Ctx, userId: string, id: string): Promi
     const tx = tx0(t);
     const row = await deleteReadingOf(tx, userId, id);
     if (!row) throw new AppError("not_found", "Not found");
-    await removeValues(tx, userId, BP_DASHBOARD_SOURCE, [`${id}:systolic`, `${id}:diastolic`]);
+    await removeValues(tx, userId, BP_DASHBOARD_SOURCE, dashboardKeys(id));
     await ctx.services.events.emitEvent(tx, {
       type: BP_EVENTS.deleted,
       userId,

@@ -1,3 +1,4 @@
+import { sourceRank } from "@tonus/contract";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -7,7 +8,6 @@ import {
   chunkRange,
   type DailyRow,
   pickSources,
-  sourceRank,
 } from "./dashboard.buckets.ts";
 
 const row = (metric: string, day: string, source: string, values: number[]): DailyRow => ({

@@ -83,23 +83,6 @@ export type DailyRow = {
 };
 
 /**
- * The rank of a source for a metric: the person's own order first, then the default order, then any
- * other source; lower is preferred. A pattern matches the source itself and its sub-sources
- * (`apple_health` matches `apple_health.watch`).
- */
-export function sourceRank(
-  source: string,
-  preferred: readonly string[],
-  defaults: readonly string[],
-): number {
-  const find = (list: readonly string[]) => list.findIndex((p) => source === p || source.startsWith(`${p}.`));
-  const own = find(preferred);
-  if (own >= 0) return own;
-  const known = find(defaults);
-  return preferred.length + (known >= 0 ? known : defaults.length);
-}
-
-/**
  * Keeps one source per (metric, day): the best-ranked one, ties broken by name, so the same reading
  * reported by two sources (a watch and the phone's health app) counts once.
  */

@@ -61,30 +61,20 @@ export async function metricSources(
   );
 }
 
-/** The user's time zone and the zone the summaries were built in. */
-export async function zonesOf(
-  db: Db,
-  userId: string,
-): Promise<{ tz: string; summaryTz: string | null } | null> {
-  const r = rowsOf<{ tz: string; summary_tz: string | null }>(
-    await db.execute(sql`
-      select u.timezone as tz, s.summary_tz from users u
-      left join dashboard_settings s on s.user_id = u.id where u.id = ${userId}`),
-  );
-  return r[0] ? { tz: r[0].tz, summaryTz: r[0].summary_tz } : null;
-}
-
 /**
  * Raw samples of one metric over local days [from, to] in `tz`, downsampled to `buckets` buckets of
  * equal time, each keeping its first, lowest, highest and last sample (M4): a chart drawn from these
- * looks like one drawn from every sample, peaks included. The samples come in time order from the
- * (user, metric, at) index and are folded in one pass (a week of 5-second samples is ~120,000 rows).
+ * looks like one drawn from every sample, peaks included. Only the samples of each day's winning
+ * source count (`winners`: the source the daily summaries chose for that local day), so a watch and
+ * the phone's copy of its data are never drawn on top of each other. The samples come in time order
+ * from the (user, metric, at) index and are folded in one pass (a week of 5-second samples is
+ * ~120,000 rows).
  */
 export async function intradayPoints(
   db: Db,
   userId: string,
   metric: string,
-  range: { from: string; to: string; tz: string },
+  range: { from: string; to: string; tz: string; winners: readonly { day: string; source: string }[] },
   buckets: number,
 ): Promise<{ samples: number; points: { atMs: number; value: number }[] }> {
   const bounds = rowsOf<{ lo: Date | string; hi: Date | string }>(
@@ -94,12 +84,18 @@ export async function intradayPoints(
   )[0];
   const lo = new Date(bounds?.lo ?? 0).getTime();
   const hi = new Date(bounds?.hi ?? 0).getTime();
+  if (range.winners.length === 0) return { samples: 0, points: [] };
   // One JSON text instead of one row per sample: parsing thousands of rows dominated the request.
   const [packed] = rowsOf<{ s: string }>(
     await db.execute(sql`
-      select coalesce(json_agg(json_build_array((extract(epoch from at) * 1000)::int8, value) order by at), '[]')::text as s
-      from dashboard_values
-      where user_id = ${userId} and metric = ${metric} and at >= ${new Date(lo)} and at < ${new Date(hi)}`),
+      with w as (
+        select source, (day::timestamp at time zone ${range.tz}) as lo,
+          ((day + 1)::timestamp at time zone ${range.tz}) as hi
+        from json_to_recordset(${JSON.stringify(range.winners)}::json) as t(day date, source text)
+      )
+      select coalesce(json_agg(json_build_array((extract(epoch from v.at) * 1000)::int8, v.value) order by v.at), '[]')::text as s
+      from dashboard_values v join w on v.source = w.source and v.at >= w.lo and v.at < w.hi
+      where v.user_id = ${userId} and v.metric = ${metric} and v.at >= ${new Date(lo)} and v.at < ${new Date(hi)}`),
   );
   const r = (JSON.parse(packed?.s ?? "[]") as [number, number][]).map(([t, value]) => ({ t, value }));
   const width = Math.max(1, (hi - lo) / buckets);

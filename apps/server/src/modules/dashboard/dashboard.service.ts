@@ -10,21 +10,23 @@ import {
   type ChartPoint,
   type ChartSourceDetail,
   DASHBOARD_LIMITS,
+  defaultSourceOrder,
   displayUnitOf,
+  type EnergyUnit,
   type Intraday,
   type IntradayQuery,
+  isMetricKey,
   METRIC_CATEGORIES,
   METRICS,
   type MetricKey,
+  sourceRank,
   toDisplayUnit,
   type UnitSystem,
 } from "@tonus/contract";
 import { eq } from "drizzle-orm";
-import type { Db } from "../../db/client.ts";
 import { users } from "../../db/schema.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { rebuildUserSummaries } from "../dashboard-values/dashboard-values.service.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import {
   listMeasurementMetrics,
@@ -39,10 +41,9 @@ import {
   daysBetween,
   dayValue,
   pickSources,
-  sourceRank,
 } from "./dashboard.buckets.ts";
 import { DEMO_SOURCE, demoDataFor } from "./dashboard.demo.ts";
-import { dailyRows, findSettings, intradayPoints, metricSources, zonesOf } from "./dashboard.repo.ts";
+import { dailyRows, findSettings, intradayPoints, metricSources } from "./dashboard.repo.ts";
 import {
   CATEGORY_TITLES,
   itemDescription,
@@ -59,52 +60,34 @@ export type Viewer = {
   userId: string | null;
   demo: boolean;
   units: UnitSystem;
+  /** kcal or kJ for energy metrics. */
+  energy: EnergyUnit;
   tz: string;
   /** Per metric, the person's preferred sources. */
   priority: Record<string, string[]>;
 };
 
-/**
- * The default source order when two sources report the same metric on one day: what the person typed,
- * then Tonus's own measurements and log, then devices and their own apps, then the aggregators that
- * copy other apps' data (Apple Health, Health Connect, Google Fit), then anything else.
- */
-export const DEFAULT_SOURCE_ORDER = [
-  "manual",
-  "measurement",
-  "bp_log",
-  "companion",
-  "ifttt",
-  "garmin",
-  "polar",
-  "suunto",
-  "wahoo",
-  "coros",
-  "oura",
-  "whoop",
-  "withings",
-  "fitbit",
-  "fit",
-  "csv",
-  "samsung_health",
-  "google_fit",
-  "health_connect",
-  "apple_health",
-] as const;
-
 export async function resolveViewer(ctx: Ctx, userId: string | null): Promise<Viewer> {
-  const demo = { userId: null, demo: true, units: "metric", tz: "UTC", priority: {} } satisfies Viewer;
+  const demo = {
+    userId: null,
+    demo: true,
+    units: "metric",
+    energy: "kcal",
+    tz: "UTC",
+    priority: {},
+  } satisfies Viewer;
   if (!userId) return demo;
   const [user] = await ctx.database.db
-    .select({ units: users.units, tz: users.timezone })
+    .select({ units: users.units, energy: users.energyUnit, tz: users.timezone })
     .from(users)
     .where(eq(users.id, userId));
   if (!user) return demo;
   const units: UnitSystem = user.units === "imperial" ? "imperial" : "metric";
+  const energy: EnergyUnit = user.energy === "kj" ? "kj" : "kcal";
   const { is_customer } = await getEntitlements(ctx, userId);
-  if (!is_customer) return { ...demo, units, tz: user.tz };
+  if (!is_customer) return { ...demo, units, energy, tz: user.tz };
   const settings = await findSettings(ctx.database.db, userId);
-  return { userId, demo: false, units, tz: user.tz, priority: settings?.sourcePriority ?? {} };
+  return { userId, demo: false, units, energy, tz: user.tz, priority: settings?.sourcePriority ?? {} };
 }
 
 /** Today's local calendar day in `tz`. */
@@ -117,16 +100,14 @@ export function localDay(tz: string, at = new Date()): string {
   }).format(at);
 }
 
-/** Summaries built in a zone other than the profile's (or never) are rebuilt before they are read. */
-async function ensureSummaries(db: Db, userId: string): Promise<void> {
-  const zones = await zonesOf(db, userId);
-  if (!zones || zones.summaryTz === zones.tz) return;
-  await db.transaction(async (tx) => rebuildUserSummaries(tx as unknown as Db, userId));
-}
-
-function rankFor(viewer: Viewer) {
+/**
+ * Which source wins a (metric, day): the person's order for the metric, then its default order. The
+ * summaries read here are kept right by every write (and built for older data by a migration), so
+ * reading never writes (RELIABILITY S3).
+ */
+export function rankFor(priority: Record<string, string[]>) {
   return (metric: string, source: string) =>
-    sourceRank(source, viewer.priority[metric] ?? [], DEFAULT_SOURCE_ORDER);
+    sourceRank(source, priority[metric] ?? [], isMetricKey(metric) ? defaultSourceOrder(metric) : []);
 }
 
 const isHealth = (metric: MetricKey) => "health" in METRICS[metric] && METRICS[metric].health === true;
@@ -215,15 +196,14 @@ async function chosenDailyRows(
         ),
       );
     } else {
-      await ensureSummaries(ctx.database.db, viewer.userId as string);
       rows.push(...(await dailyRows(ctx.database.db, viewer.userId as string, plain, from, to)));
     }
   }
-  return pickSources(rows, rankFor(viewer));
+  return pickSources(rows, rankFor(viewer.priority));
 }
 
-function displayPoints(metric: MetricKey, points: ChartPoint[], units: UnitSystem): ChartPoint[] {
-  const unit = displayUnitOf(metric, units);
+function displayPoints(metric: MetricKey, points: ChartPoint[], viewer: Viewer): ChartPoint[] {
+  const unit = displayUnitOf(metric, viewer.units, viewer.energy);
   const show = (v: number) => toDisplayUnit(v, unit);
   return points.map((p) => ({
     ...p,
@@ -252,7 +232,7 @@ export async function seriesOf(
   const out = new Map<MetricKey, ChartPoint[]>();
   for (const metric of metrics) {
     const mine = rows.filter((r) => r.metric === metric);
-    out.set(metric, displayPoints(metric, bucketize(metric, mine, q.period, weekStart), viewer.units));
+    out.set(metric, displayPoints(metric, bucketize(metric, mine, q.period, weekStart), viewer));
   }
   return out;
 }
@@ -275,13 +255,16 @@ export async function getChartData(ctx: Ctx, viewer: Viewer, q: ChartDataQuery):
     demo: viewer.demo,
     series: metrics.map((metric) => ({
       metric,
-      unit: displayUnitOf(metric, viewer.units),
+      unit: displayUnitOf(metric, viewer.units, viewer.energy),
       points: series.get(metric) ?? [],
     })),
   };
 }
 
-/** Raw samples of a short range, downsampled keeping peaks (the demo has no intraday series). */
+/**
+ * Raw samples of a short range, downsampled keeping peaks (the demo has no intraday series), from each
+ * day's winning source as the daily charts pick it.
+ */
 export async function getIntraday(ctx: Ctx, viewer: Viewer, q: IntradayQuery): Promise<Intraday> {
   checkRange(q.from, q.to);
   if (daysBetween(q.from, q.to) >= DASHBOARD_LIMITS.intradayMaxDays)
@@ -289,14 +272,20 @@ export async function getIntraday(ctx: Ctx, viewer: Viewer, q: IntradayQuery): P
       "validation_failed",
       `Intraday ranges are at most ${DASHBOARD_LIMITS.intradayMaxDays} days`,
     );
-  const unit = displayUnitOf(q.metric, viewer.units);
+  const unit = displayUnitOf(q.metric, viewer.units, viewer.energy);
   if (viewer.demo) return { metric: q.metric, unit, demo: true, samples: 0, points: [] };
+  const userId = viewer.userId as string;
+  // Each day's samples come from the source the daily charts chose for that day.
+  const winners = pickSources(
+    await dailyRows(ctx.database.db, userId, [q.metric], q.from, q.to),
+    rankFor(viewer.priority),
+  ).map((r) => ({ day: r.day, source: r.source }));
   // Four samples per bucket at most (first, lowest, highest, last).
   const { samples, points } = await intradayPoints(
     ctx.database.db,
-    viewer.userId as string,
+    userId,
     q.metric,
-    { from: q.from, to: q.to, tz: viewer.tz },
+    { from: q.from, to: q.to, tz: viewer.tz, winners },
     Math.max(1, Math.floor(q.points / 4)),
   );
   return {
@@ -319,23 +308,25 @@ export function chartSource(key: string) {
   return { key, name: sourceName(key), url: `/dashboard_api/v1/charts/sources/${sourceNumber(key)}/` };
 }
 
-function itemOf(key: ChartItemKey, units: UnitSystem, sources: readonly string[]): ChartItem {
+function itemOf(key: ChartItemKey, viewer: Viewer, sources: readonly string[]): ChartItem {
   const def = CHART_ITEMS[key];
   const first = def.series[0] as MetricKey;
-  const m = METRICS[first];
   return {
     id: key,
     title: itemTitle(key, first),
     description: itemDescription(key),
     label: METRIC_LABELS[first],
-    unit: { metric_label: UNIT_LABELS[m.units.metric], imperial_label: UNIT_LABELS[m.units.imperial] },
+    unit: {
+      metric_label: UNIT_LABELS[displayUnitOf(first, "metric", viewer.energy)],
+      imperial_label: UNIT_LABELS[displayUnitOf(first, "imperial", viewer.energy)],
+    },
     series: def.series.map((metric) => ({
       metric,
       label: METRIC_LABELS[metric],
-      unit: displayUnitOf(metric, units),
+      unit: displayUnitOf(metric, viewer.units, viewer.energy),
       decimals: METRICS[metric].decimals,
     })),
-    aggregate: m.aggregate,
+    aggregate: METRICS[first].aggregate,
     categories: def.categories.map((c) => ({
       id: c,
       title: CATEGORY_TITLES[c],
@@ -375,7 +366,6 @@ export async function getFlows(ctx: Ctx, viewer: Viewer): Promise<ChartFlows> {
       .sort((a, b) => b.count - a.count || (a.tag < b.tag ? -1 : 1));
   } else {
     const userId = viewer.userId as string;
-    await ensureSummaries(ctx.database.db, userId);
     pairs = await metricSources(ctx.database.db, userId);
     tags = await listMeasurementTags(ctx.database.db, userId);
   }
@@ -383,7 +373,7 @@ export async function getFlows(ctx: Ctx, viewer: Viewer): Promise<ChartFlows> {
     const series = new Set<string>(CHART_ITEMS[item].series);
     return [...new Set(pairs.filter((p) => series.has(p.metric)).map((p) => p.source))].sort();
   };
-  const items = CHART_ITEM_KEYS.map((key) => itemOf(key, viewer.units, sourcesOf(key)));
+  const items = CHART_ITEM_KEYS.map((key) => itemOf(key, viewer, sourcesOf(key)));
   const flowSources = [...new Set(pairs.map((p) => p.source))].sort();
   return {
     demo: viewer.demo,
@@ -440,15 +430,8 @@ export async function dailyValuesOf(
   from: string,
   to: string,
 ): Promise<Map<string, number>> {
-  await ensureSummaries(ctx.database.db, userId);
   const settings = await findSettings(ctx.database.db, userId);
-  const viewer: Viewer = {
-    userId,
-    demo: false,
-    units: "metric",
-    tz: "UTC",
-    priority: settings?.sourcePriority ?? {},
-  };
-  const rows = pickSources(await dailyRows(ctx.database.db, userId, [metric], from, to), rankFor(viewer));
+  const rank = rankFor(settings?.sourcePriority ?? {});
+  const rows = pickSources(await dailyRows(ctx.database.db, userId, [metric], from, to), rank);
   return new Map(rows.map((r) => [r.day, dayValue(metric, r)]));
 }

@@ -55,7 +55,7 @@ export async function getStatsTable(ctx: Ctx, viewer: Viewer, q: StatsTableQuery
     demo: viewer.demo,
     parameters: parameters.map((metric) => ({
       metric,
-      unit: displayUnitOf(metric, viewer.units),
+      unit: displayUnitOf(metric, viewer.units, viewer.energy),
       decimals: METRICS[metric].decimals,
     })),
     results: rows.slice((page - 1) * q.page_size, page * q.page_size),
@@ -71,7 +71,7 @@ const PERIOD_HEADER = { en: "Period starting", ru: "Начало периода"
 export async function exportStatsTable(ctx: Ctx, viewer: Viewer, q: StatsExportQuery): Promise<string> {
   const { parameters, rows } = await allRows(ctx, viewer, q);
   const header = (metric: MetricKey) => {
-    const unit = UNIT_LABELS[displayUnitOf(metric, viewer.units)][q.lang];
+    const unit = UNIT_LABELS[displayUnitOf(metric, viewer.units, viewer.energy)][q.lang];
     const label = METRIC_LABELS[metric][q.lang];
     return unit ? `${label}, ${unit}` : label;
   };

@@ -379,6 +379,7 @@ describe.each(BACKENDS)("charts dashboard on %s", (backend) => {
       userId: customer.userId,
       demo: false,
       units: "metric",
+      energy: "kcal",
       tz: "UTC",
       priority: {},
     } as const;

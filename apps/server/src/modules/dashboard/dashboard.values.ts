@@ -25,7 +25,7 @@ type Ctx = Pick<AppContext, "database">;
 
 function toWire(row: ValueRowOut, viewer: Viewer): ManualValue | null {
   if (!isMetricKey(row.metric)) return null;
-  const unit = displayUnitOf(row.metric, viewer.units);
+  const unit = displayUnitOf(row.metric, viewer.units, viewer.energy);
   return {
     id: String(row.id),
     client_id: row.clientId,

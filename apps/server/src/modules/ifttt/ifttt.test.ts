@@ -246,6 +246,7 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
     // The logged reading reaches the dashboard through the blood-pressure log, the rest directly.
     expect(values.map((v) => [v.source, v.metric, v.value]).sort()).toEqual([
       ["bp_log", "bp_diastolic", 82],
+      ["bp_log", "bp_pulse", 70],
       ["bp_log", "bp_systolic", 128],
       ["ifttt", "water", 0.25],
       ["ifttt", "weight", 70.5],

@@ -22,6 +22,7 @@ export async function updateProfileColumns(db: Db, userId: string, update: Profi
   if (update.height !== undefined) set.heightCm = update.height;
   if (update.weight !== undefined) set.weightKg = update.weight;
   if (update.units !== undefined) set.units = update.units;
+  if (update.energy_unit !== undefined) set.energyUnit = update.energy_unit;
   if (update.newsletter_language !== undefined) set.newsletterLanguage = update.newsletter_language;
   if (update.timezone !== undefined) set.timezone = update.timezone;
   if (Object.keys(set).length === 0) return;

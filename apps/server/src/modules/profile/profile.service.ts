@@ -1,6 +1,7 @@
 import {
   API,
   BillingStatusSchema,
+  EnergyUnitSchema,
   GenderSchema,
   LocaleSchema,
   type Profile,
@@ -45,6 +46,7 @@ export async function getProfile(ctx: AppContext, userId: string): Promise<Profi
     height: user.heightCm,
     weight: user.weightKg,
     units: UnitsSchema.catch("metric").parse(user.units),
+    energy_unit: EnergyUnitSchema.catch("kcal").parse(user.energyUnit),
     newsletter_language: LocaleSchema.catch("en").parse(user.newsletterLanguage),
     timezone: user.timezone,
     role: RoleSchema.catch("user").parse(user.role),

@@ -1,4 +1,4 @@
-import type { Units } from "@tonus/contract";
+import { ENERGY_UNITS, type EnergyUnit, type Units } from "@tonus/contract";
 import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -16,10 +16,12 @@ export default function UnitsPage() {
   // The choice shows as checked at once: the optimistic cache update lands a tick later, and a controlled
   // radio would otherwise snap back for that moment. Once the server answers, its value is shown.
   const [pendingChoice, setPendingChoice] = useState<Units | null>(null);
+  const [pendingEnergy, setPendingEnergy] = useState<EnergyUnit | null>(null);
   if (profile.isPending) return <LoadingState />;
   if (profile.isError) return <Alert status="error">{t("profile.load_failed")}</Alert>;
   const { height, weight } = profile.data;
   const units = pendingChoice ?? profile.data.units;
+  const energy = pendingEnergy ?? profile.data.energy_unit;
   return (
     <Card>
       <fieldset aria-busy={update.isPending}>
@@ -37,6 +39,24 @@ export default function UnitsPage() {
               }}
             />
             {t(`profile.units.${choice}`)}
+          </label>
+        ))}
+      </fieldset>
+      <fieldset aria-busy={update.isPending}>
+        <legend>{t("profile.units.energy_legend")}</legend>
+        {ENERGY_UNITS.map((choice) => (
+          <label key={choice} className="choice">
+            <input
+              type="radio"
+              name="energy_unit"
+              value={choice}
+              checked={energy === choice}
+              onChange={() => {
+                setPendingEnergy(choice);
+                update.mutate({ energy_unit: choice }, { onSettled: () => setPendingEnergy(null) });
+              }}
+            />
+            {t(`profile.units.energy_${choice}`)}
           </label>
         ))}
       </fieldset>

@@ -20,6 +20,7 @@ const PROFILE: Profile = {
   height: 170,
   weight: 60,
   units: "metric",
+  energy_unit: "kcal",
   newsletter_language: "en",
   timezone: "Europe/Berlin",
   role: "user",
