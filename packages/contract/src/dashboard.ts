@@ -121,6 +121,8 @@ export const ChartFlowsSchema = z.object({
   first_data_day: IsoDateSchema.nullable(),
   /** Tags of the person's measurements (for the My health data filter), most used first. */
   tags: z.array(z.object({ tag: z.string(), count: z.number().int() })),
+  /** The label of every display unit in both languages (entry units such as kJ or ml included). */
+  unit_labels: z.record(DisplayUnitSchema, LocalizedTextSchema),
 });
 export type ChartFlows = z.infer<typeof ChartFlowsSchema>;
 

@@ -399,6 +399,7 @@ export async function getFlows(ctx: Ctx, viewer: Viewer): Promise<ChartFlows> {
       null,
     ),
     tags,
+    unit_labels: UNIT_LABELS,
   };
 }
 

@@ -1,5 +1,5 @@
+import { useQueryClient } from "@tanstack/react-query";
 import type { BpReading, BpReadingCreate } from "@tonus/contract";
-import { bpCategory } from "@tonus/hrv";
 import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../shared/api/client.ts";
@@ -8,15 +8,22 @@ import { showAlert } from "../../shared/ui/alert-store.ts";
 import { Button } from "../../shared/ui/Button.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
-import { deleteReading, PAGE_SIZE, useCreateReading, useReadings, useUpdateReading } from "./bp-api.ts";
+import { BpAveragesSection } from "./BpAveragesSection.tsx";
+import {
+  BP_QUERY_KEY,
+  deleteReading,
+  PAGE_SIZE,
+  useCreateReading,
+  useReadings,
+  useUpdateReading,
+} from "./bp-api.ts";
 import { ReadingForm } from "./ReadingForm.tsx";
-import { CategoryBadge, ReadingsTable } from "./ReadingsTable.tsx";
-import { averageSince, draftOf } from "./reading-form.ts";
+import { ReadingsTable } from "./ReadingsTable.tsx";
+import { draftOf } from "./reading-form.ts";
 import { ShareLogCard } from "./ShareLogCard.tsx";
 import "./bp.css";
 
 const UNDO_MS = 6000;
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
@@ -36,6 +43,7 @@ export default function BpLogPage() {
   const { t } = useTranslation();
   const [limit, setLimit] = useState(PAGE_SIZE);
   const readings = useReadings(limit);
+  const queryClient = useQueryClient();
   const create = useCreateReading();
   const update = useUpdateReading();
   const errorText = useErrorText();
@@ -51,7 +59,7 @@ export default function BpLogPage() {
     const reading = pendingDelete;
     setPendingDelete(null);
     deleteReading(reading.id)
-      .then(() => readings.refetch())
+      .then(() => queryClient.invalidateQueries({ queryKey: BP_QUERY_KEY }))
       .catch(() => showAlert(t("bp.delete_failed"), "error"));
   };
   useEffect(() => () => commitDelete.current(), []);
@@ -88,9 +96,6 @@ export default function BpLogPage() {
   };
 
   const list = (readings.data?.results ?? []).filter((reading) => reading.id !== pendingDelete?.id);
-  const now = Date.now();
-  const week = averageSince(list, new Date(now - 7 * DAY_MS));
-  const month = averageSince(list, new Date(now - 30 * DAY_MS));
 
   return (
     <div className="stack bp-page">
@@ -124,13 +129,7 @@ export default function BpLogPage() {
         </div>
       )}
 
-      <Card title={t("bp.averages_title")}>
-        <div className="bp-averages">
-          <AverageBlock title={t("bp.last_7_days")} averages={week} />
-          <AverageBlock title={t("bp.last_30_days")} averages={month} />
-        </div>
-        <p className="muted">{t("bp.not_a_diagnosis")}</p>
-      </Card>
+      <BpAveragesSection source={{ kind: "own" }} />
 
       <Card title={t("bp.log_title")}>
         <p className="actions no-print">
@@ -168,28 +167,5 @@ export default function BpLogPage() {
 
       <ShareLogCard />
     </div>
-  );
-}
-
-function AverageBlock({ title, averages }: { title: string; averages: ReturnType<typeof averageSince> }) {
-  const { t } = useTranslation();
-  return (
-    <section className="bp-average">
-      <h3>{title}</h3>
-      {averages ? (
-        <>
-          <p className="bp-average__value">
-            {averages.systolic}/{averages.diastolic}
-            {averages.pulse !== null && (
-              <span className="muted"> · {t("bp.pulse_value", { pulse: averages.pulse })}</span>
-            )}
-          </p>
-          <CategoryBadge category={bpCategory(averages.systolic, averages.diastolic)} />
-          <p className="muted">{t("bp.readings_count", { count: averages.count })}</p>
-        </>
-      ) : (
-        <p className="muted">{t("bp.no_readings_period")}</p>
-      )}
-    </section>
   );
 }

@@ -6,6 +6,7 @@ import { useShareToken } from "../../shared/share/useShareToken.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
+import { BpAveragesSection } from "./BpAveragesSection.tsx";
 import { PAGE_SIZE, useSharedLog } from "./bp-api.ts";
 import { ReadingsTable } from "./ReadingsTable.tsx";
 import "./bp.css";
@@ -47,6 +48,7 @@ export default function SharedBpLogPage() {
           {t("bp.print")}
         </Button>
       </p>
+      {token && <BpAveragesSection source={{ kind: "shared", token }} />}
       {log.data.results.length === 0 ? (
         <p className="empty-state">{t("bp.shared.empty")}</p>
       ) : (
@@ -60,7 +62,6 @@ export default function SharedBpLogPage() {
           )}
         </>
       )}
-      <p className="muted">{t("bp.not_a_diagnosis")}</p>
     </div>
   );
 }

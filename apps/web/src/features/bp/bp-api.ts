@@ -2,6 +2,8 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   API,
   BP_LOG_SHARE_TARGET,
+  type BpAverages,
+  type BpPeriod,
   type BpReading,
   type BpReadingCreate,
   type BpReadingList,
@@ -101,5 +103,31 @@ export function useSharedLog(token: string | null, limit: number) {
         authToken: token ?? undefined,
         isDataCall: false,
       }),
+  });
+}
+
+/** Whose averages: the signed-in owner's, or the log a share link opens (its token, no cookies). */
+export type AveragesSource = { kind: "own" } | { kind: "shared"; token: string };
+
+export type AveragesQuery = { from: string; to: string; period: BpPeriod; weekStart: 0 | 1 };
+
+/** The log's averages by period over local days [from, to], and the 7 and 30 days ending on `to`. */
+export function useAverages(source: AveragesSource, q: AveragesQuery) {
+  const query = { from: q.from, to: q.to, period: q.period, week_start: String(q.weekStart) };
+  return useQuery({
+    queryKey:
+      source.kind === "own"
+        ? [...BP_QUERY_KEY, "averages", query]
+        : ["shared-bp-log", source.token, "averages", query],
+    placeholderData: (previous) => previous,
+    retry: source.kind === "own" ? undefined : false,
+    queryFn: () =>
+      source.kind === "own"
+        ? apiRequest<BpAverages>(API.bpAverages, { query })
+        : apiRequest<BpAverages>(API.sharedBpLogAverages, {
+            query,
+            authToken: source.token,
+            isDataCall: false,
+          }),
   });
 }

@@ -1,13 +1,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { act, cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react";
-import { API, type BpReading } from "@tonus/contract";
+import { API, type BpAverage, type BpAverages, type BpReading } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import "../../i18n/index.ts";
 import { RouteGate } from "../../app/RouteGate.tsx";
 import { changeLanguage } from "../../i18n/index.ts";
 import { configureApiClient } from "../../shared/api/client.ts";
-import { averageSince, emptyDraft, validateDraft } from "./reading-form.ts";
+import { averagesPlotSpec, pressureText, rangeDays } from "./bp-averages.ts";
+import { emptyDraft, validateDraft } from "./reading-form.ts";
 
 configure({ asyncUtilTimeout: 5000 });
 
@@ -45,21 +46,77 @@ describe("reading form checks", () => {
       diastolic: { key: "bp.errors.whole_number" },
     });
   });
+});
 
-  it("averages the readings of a period", () => {
-    const reading = (systolic: number, diastolic: number, pulse: number | null, at: string) =>
-      ({ systolic, diastolic, pulse, measured_at: at }) as BpReading;
-    const list = [
-      reading(120, 80, 60, "2026-11-22T08:00:00Z"),
-      reading(131, 85, null, "2026-11-20T08:00:00Z"),
-    ];
-    expect(averageSince(list, new Date("2026-11-16T00:00:00Z"))).toEqual({
+const stat = (mean: number, min = mean, max = mean) => ({ mean, min, max });
+const AVERAGES: BpAverages = {
+  from: "2026-10-24",
+  to: "2026-11-22",
+  period: "day",
+  buckets: [
+    {
+      t: "2026-11-20",
       count: 2,
-      systolic: 126,
-      diastolic: 83,
-      pulse: 60,
-    });
-    expect(averageSince(list, new Date("2026-11-23T00:00:00Z"))).toBeNull();
+      systolic: stat(125.5, 120, 131),
+      diastolic: stat(82.5, 80, 85),
+      pulse: null,
+      pulse_count: 0,
+      category: "normal",
+    },
+    {
+      t: "2026-11-22",
+      count: 1,
+      systolic: stat(150),
+      diastolic: stat(90),
+      pulse: stat(70),
+      pulse_count: 1,
+      category: "grade_1",
+    },
+  ],
+  overall: {
+    count: 3,
+    systolic: stat(132, 120, 145),
+    diastolic: stat(83.3, 80, 85),
+    pulse: stat(70),
+    pulse_count: 1,
+    category: "high_normal",
+  },
+  last_7_days: {
+    count: 3,
+    systolic: stat(132, 120, 145),
+    diastolic: stat(83.3, 80, 85),
+    pulse: stat(70),
+    pulse_count: 1,
+    category: "high_normal",
+  },
+  last_30_days: null,
+};
+
+describe("log averages", () => {
+  it("covers the chosen range up to today", () => {
+    expect(rangeDays("last_30_days", "2026-11-22")).toEqual({ from: "2026-10-24", to: "2026-11-22" });
+    expect(rangeDays("last_3_months", "2026-11-22")).toEqual({ from: "2026-08-23", to: "2026-11-22" });
+    expect(rangeDays("last_year", "2026-11-22")).toEqual({ from: "2025-11-23", to: "2026-11-22" });
+  });
+
+  it("charts systolic, diastolic and pulse per period, with the spread as a band and gaps where pulse is missing", () => {
+    const spec = averagesPlotSpec(AVERAGES, { systolic: "S", diastolic: "D", pulse: "P" }, "en");
+    expect(spec.xs).toEqual([Date.UTC(2026, 10, 20) / 1000, Date.UTC(2026, 10, 22) / 1000]);
+    expect(spec.series.map((s) => [s.label, s.values])).toEqual([
+      ["S", [125.5, 150]],
+      ["D", [82.5, 90]],
+      ["P", [null, 70]],
+    ]);
+    expect(spec.series[0]?.band).toEqual({ mins: [120, 150], maxs: [131, 150] });
+    // A value with no neighbour is drawn as a dot.
+    expect(spec.series[2]?.isolated).toEqual([1]);
+    const noPulse = averagesPlotSpec(
+      { ...AVERAGES, buckets: AVERAGES.buckets.slice(0, 1) },
+      { systolic: "S", diastolic: "D", pulse: "P" },
+      "en",
+    );
+    expect(noPulse.series.map((s) => s.label)).toEqual(["S", "D"]);
+    expect(pressureText(AVERAGES.buckets[0] as BpAverage)).toBe("126/83");
   });
 });
 
@@ -109,6 +166,7 @@ describe("blood-pressure pages", { timeout: 20_000 }, () => {
           calls.push({ method, path, body: init?.body ? JSON.parse(String(init.body)) : undefined });
         if (path.startsWith(API.session)) return json(200, { authenticated: true, user_type: "full" });
         if (path.startsWith(API.shareLinks)) return json(200, { results: [] });
+        if (path.startsWith(API.bpAverages)) return json(200, AVERAGES);
         if (path.startsWith(API.bpReadings) && method === "GET")
           return json(200, { results: readings, count: readings.length, limit: 200, offset: 0 });
         if (path === API.bpReadings && method === "POST") return json(201, { ...READING, id: "r2" });
@@ -121,6 +179,10 @@ describe("blood-pressure pages", { timeout: 20_000 }, () => {
     });
     renderAt("/blood-pressure");
     expect(await screen.findByRole("cell", { name: "145/85" })).toBeTruthy();
+    // Averages come from the server: the last 7 days, the range, and a table per period.
+    expect((await screen.findAllByText("132/83")).length).toBe(2);
+    expect(screen.getByRole("table", { name: /Averages by day/ })).toBeTruthy();
+    expect(screen.getByText("Nov 20, 2026")).toBeTruthy();
     expect(screen.getAllByText("Isolated systolic hypertension, grade 1").length).toBeGreaterThan(0);
 
     fireEvent.change(screen.getByLabelText("Systolic, mmHg"), { target: { value: "80" } });
@@ -162,6 +224,13 @@ describe("blood-pressure pages", { timeout: 20_000 }, () => {
       fetch: async (input, init) => {
         const path = String(input);
         if (path.startsWith(API.session)) return json(200, { authenticated: false });
+        if (path.startsWith(API.sharedBpLogAverages)) {
+          seen.push({
+            auth: new Headers(init?.headers).get("Authorization"),
+            credentials: init?.credentials,
+          });
+          return json(200, AVERAGES);
+        }
         if (path.startsWith(API.sharedBpLog)) {
           seen.push({
             auth: new Headers(init?.headers).get("Authorization"),
@@ -174,7 +243,9 @@ describe("blood-pressure pages", { timeout: 20_000 }, () => {
     });
     renderAt("/share-bp-log");
     expect(await screen.findByRole("cell", { name: "145/85" })).toBeTruthy();
-    expect(seen[0]).toEqual({ auth: `Token ${token}`, credentials: "omit" });
+    expect(seen.length).toBeGreaterThanOrEqual(2);
+    for (const call of seen) expect(call).toEqual({ auth: `Token ${token}`, credentials: "omit" });
+    expect(await screen.findByRole("table", { name: /Средние по дням/ })).toBeTruthy();
     expect(screen.getByText("В дневнике 1 измерение")).toBeTruthy();
     expect(screen.queryByRole("button", { name: /Удалить/ })).toBeNull();
   });

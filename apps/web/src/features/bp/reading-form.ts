@@ -102,20 +102,3 @@ export function validateDraft(
     },
   };
 }
-
-export type Averages = { count: number; systolic: number; diastolic: number; pulse: number | null };
-
-/** Mean systolic, diastolic and pulse (rounded) of the readings measured since `since`. */
-export function averageSince(readings: readonly BpReading[], since: Date): Averages | null {
-  const inRange = readings.filter((reading) => new Date(reading.measured_at).getTime() >= since.getTime());
-  if (inRange.length === 0) return null;
-  const mean = (values: number[]) =>
-    Math.round(values.reduce((sum, value) => sum + value, 0) / values.length);
-  const pulses = inRange.flatMap((reading) => (reading.pulse === null ? [] : [reading.pulse]));
-  return {
-    count: inRange.length,
-    systolic: mean(inRange.map((reading) => reading.systolic)),
-    diastolic: mean(inRange.map((reading) => reading.diastolic)),
-    pulse: pulses.length > 0 ? mean(pulses) : null,
-  };
-}

@@ -11,6 +11,8 @@ import {
   type ChartItem,
   type ChartItemKey,
   type DashboardLayout,
+  DISPLAY_UNITS,
+  type DisplayUnit,
   METRICS,
   type MetricKey,
 } from "@tonus/contract";
@@ -87,6 +89,9 @@ function flowsOf(demo: boolean): ChartFlows {
     last_data_day: today,
     first_data_day: addDays(today, -1000),
     tags: [{ tag: "morning", count: 3 }],
+    unit_labels: Object.fromEntries(
+      (Object.keys(DISPLAY_UNITS) as DisplayUnit[]).map((u) => [u, { en: u, ru: u }]),
+    ) as ChartFlows["unit_labels"],
   };
 }
 

@@ -14,10 +14,12 @@ export function pick(text: LocalizedText, language: string): string {
 }
 
 /**
- * Labels of display units from the catalogue: each chart item carries its first metric's unit labels in
- * the metric and imperial systems, which between them name every unit the dashboard shows.
+ * Labels of display units from the catalogue: its table of every unit's label, else each chart item's
+ * first metric's unit labels in the metric and imperial systems.
  */
-export function unitLabelsOf(flows: Pick<ChartFlows, "items">): Map<DisplayUnit, LocalizedText> {
+export function unitLabelsOf(
+  flows: Pick<ChartFlows, "items"> & Partial<Pick<ChartFlows, "unit_labels">>,
+): Map<DisplayUnit, LocalizedText> {
   const labels = new Map<DisplayUnit, LocalizedText>();
   for (const item of flows.items) {
     const first = item.series[0]?.metric;
@@ -26,6 +28,8 @@ export function unitLabelsOf(flows: Pick<ChartFlows, "items">): Map<DisplayUnit,
     if (!labels.has(units.metric)) labels.set(units.metric, item.unit.metric_label);
     if (!labels.has(units.imperial)) labels.set(units.imperial, item.unit.imperial_label);
   }
+  for (const [unit, label] of Object.entries(flows.unit_labels ?? {}))
+    labels.set(unit as DisplayUnit, label as LocalizedText);
   return labels;
 }
 
