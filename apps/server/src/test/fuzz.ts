@@ -1,4 +1,5 @@
 import fc from "fast-check";
+import { expect } from "vitest";
 import { z } from "zod";
 
 /**
@@ -103,7 +104,8 @@ export function validBodies(
   return arbitraryOf(json, hints) as fc.Arbitrary<Record<string, unknown>>;
 }
 
-const hostileValue = fc.oneof(
+/** Generic hostile field values: any JSON, boundary numbers, NUL, a lone surrogate, a long string. */
+export const hostileValue = fc.oneof(
   fc.jsonValue(),
   fc.constantFrom(
     null,
@@ -165,4 +167,82 @@ export function fuzzBodies(
     { weight: 4, arbitrary: broken },
     { weight: 2, arbitrary: generic },
   );
+}
+
+/**
+ * RELIABILITY Z1 asks 10,000 cases per route in the heavy tier (TONUS_HEAVY=1); the default tier runs
+ * fewer with the same generators.
+ */
+export const FUZZ_RUNS = process.env.TONUS_HEAVY ? 10_000 : 200;
+/** A per-test timeout fitting FUZZ_RUNS (10,000 injected requests take minutes on a loaded machine). */
+export const FUZZ_TIMEOUT_MS = process.env.TONUS_HEAVY ? 1_800_000 : 120_000;
+
+/** One request body: what goes on the wire and the content type it claims. */
+export type FuzzBody = { payload: string | Buffer; contentType: string };
+
+const json = (payload: string): FuzzBody => ({ payload, contentType: "application/json" });
+
+/**
+ * Whole requests for one route: `fuzzBodies` (schema-derived JSON, broken fields, generic hostile JSON)
+ * plus what happens below JSON: 1 MB strings, depth-10,000 objects, truncated JSON, invalid UTF-8 bytes,
+ * and schema-shaped bodies under the wrong content type.
+ */
+export function fuzzRequests(schema: z.ZodType, hints: FieldHints = {}): fc.Arbitrary<FuzzBody> {
+  const shaped = validBodies(schema, hints);
+  return fc.oneof(
+    { weight: 8, arbitrary: fuzzBodies(schema, hints).map(json) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          JSON.stringify("x".repeat(1_000_000)),
+          `${'{"a":'.repeat(10_000)}1${"}".repeat(10_000)}`,
+          '{"a":',
+          "{",
+          "",
+          "null",
+        )
+        .map(json),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(
+          Buffer.from([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]),
+          Buffer.from([0xc3, 0x28]),
+        )
+        .map((payload) => ({ payload, contentType: "application/json" })),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .tuple(
+          shaped,
+          fc.constantFrom(
+            "text/plain",
+            "application/xml",
+            "multipart/form-data",
+            "application/x-www-form-urlencoded",
+          ),
+        )
+        .map(([body, contentType]) => ({ payload: JSON.stringify(body), contentType })),
+    },
+  );
+}
+
+/** Z1's verdict on one answer: never ≥ 500, and every 4xx is JSON with a message and a stable code. */
+export function expectNoServerError(res: { statusCode: number; body: string }, what: string): void {
+  expect(res.statusCode, `${what} → ${res.body.slice(0, 300)}`).toBeLessThan(500);
+  if (res.statusCode < 400) return;
+  const body = JSON.parse(res.body) as { error?: unknown; detail?: unknown; code?: unknown };
+  expect(typeof body.error === "string" || typeof body.detail === "string", `${what}: ${res.body}`).toBe(
+    true,
+  );
+  expect(typeof body.code, `${what}: ${res.body}`).toBe("string");
+}
+
+/** A short description of a body for failure messages. */
+export function describeBody(body: FuzzBody): string {
+  const text = typeof body.payload === "string" ? body.payload : body.payload.toString("hex");
+  return `${body.contentType} ${text.slice(0, 200)}`;
 }

@@ -48,7 +48,7 @@ export function analyticsKey(secret: string, kind: "user" | "device", id: string
 /**
  * Keeps only allow-listed keys with short string or boolean values. Numbers are dropped whatever the
  * key, so no measurement value can travel in an event; paths lose their query and fragment (they can
- * carry tokens).
+ * carry tokens), and control characters are removed.
  */
 export function cleanProps(props: Record<string, unknown> | undefined): Record<string, string | boolean> {
   const out: Record<string, string | boolean> = {};
@@ -56,7 +56,12 @@ export function cleanProps(props: Record<string, unknown> | undefined): Record<s
     if (!KEYS.has(k)) continue;
     if (typeof v === "boolean") out[k] = v;
     else if (typeof v === "string") {
-      const value = k === "path" ? (v.split(/[?#]/)[0] ?? "") : v;
+      // Control characters (NUL above all) and lone surrogates are never part of a label, and PostgreSQL's
+      // jsonb refuses both.
+      const value = (k === "path" ? (v.split(/[?#]/)[0] ?? "") : v)
+        .toWellFormed()
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: stripping control characters is the point
+        .replace(/[\u0000-\u001f\u007f]/g, "");
       // A string that is only a number is a value in disguise.
       if (/^\s*-?\d+([.,]\d+)?\s*$/.test(value)) continue;
       out[k] = value.slice(0, 120);

@@ -58,6 +58,10 @@ function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.infer<S> {
   throw new IftttError(400, `${where}${issue?.message ?? "The request is not valid"}`);
 }
 
+/** A trigger, field or action by the name in the path: own entries only (never `constructor`). */
+const own = <T>(table: Record<string, T> | undefined, name: string): T | undefined =>
+  table && Object.hasOwn(table, name) ? table[name] : undefined;
+
 /** The zone IFTTT sent for the person when this runtime knows it, else the profile's. */
 async function timeZoneFor(db: Db, userId: string, sent: unknown): Promise<string> {
   return isTimeZone(sent) ? sent : profileTimeZone(db, userId);
@@ -105,152 +109,161 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
     },
   });
 
-  await app.register(async (scope) => {
-    scope.setErrorHandler((err: FastifyError, request, reply) => {
-      let status: number;
-      let message: string;
-      let skip = false;
-      let code: string | undefined;
-      if (err instanceof IftttError) {
-        status = err.status;
-        message = err.message;
-        skip = err.skip;
-      } else if (err instanceof AppError) {
-        status = err.code === "not_authenticated" ? 401 : err.status;
-        message = err.message;
-        code = err.code;
-      } else if ((err.statusCode ?? 500) < 500) {
-        status = err.statusCode === 413 ? 413 : 400;
-        message = "The request could not be read";
-      } else {
-        request.log.error({ err }, "IFTTT request failed");
-        // A database outage is temporary: IFTTT retries a 503 (RELIABILITY O7).
-        status = 503;
-        message = "Temporarily unavailable, try again later";
-      }
-      reply.header("cache-control", "no-store");
-      code ??=
-        status === 401
-          ? "not_authenticated"
-          : status === 503
-            ? "unavailable"
-            : status === 404
-              ? "not_found"
-              : "validation_failed";
-      return reply.status(status).send({
-        errors: [skip ? { status: "SKIP", message } : { message }],
-        error: message,
-        code,
+  await app.register(
+    async (scope) => {
+      scope.setErrorHandler((err: FastifyError, request, reply) => {
+        let status: number;
+        let message: string;
+        let skip = false;
+        let code: string | undefined;
+        if (err instanceof IftttError) {
+          status = err.status;
+          message = err.message;
+          skip = err.skip;
+        } else if (err instanceof AppError) {
+          status = err.code === "not_authenticated" ? 401 : err.status;
+          message = err.message;
+          code = err.code;
+        } else if ((err.statusCode ?? 500) < 500) {
+          status = err.statusCode === 413 ? 413 : 400;
+          message = "The request could not be read";
+        } else {
+          request.log.error({ err }, "IFTTT request failed");
+          // A database outage is temporary: IFTTT retries a 503 (RELIABILITY O7).
+          status = 503;
+          message = "Temporarily unavailable, try again later";
+        }
+        reply.header("cache-control", "no-store");
+        code ??=
+          status === 401
+            ? "not_authenticated"
+            : status === 503
+              ? "unavailable"
+              : status === 404
+                ? "not_found"
+                : "validation_failed";
+        return reply.status(status).send({
+          errors: [skip ? { status: "SKIP", message } : { message }],
+          error: message,
+          code,
+        });
       });
-    });
-    const exempt = { config: { csrfExempt: true } };
-    // No automatic HEAD twins: IFTTT only GETs these, and every exempt route is listed by hand.
-    const exemptGet = { ...exempt, exposeHeadRoute: false };
-    const notFound = () => new AppError("not_found", "Not found");
+      const exempt = { config: { csrfExempt: true } };
+      // No automatic HEAD twins: IFTTT only GETs these, and every exempt route is listed by hand.
+      const exemptGet = { ...exempt, exposeHeadRoute: false };
+      const notFound = () => new AppError("not_found", "Not found");
+      // Any other path under /ifttt/v1 (an empty or unknown segment) is a 404 in IFTTT's shape too.
+      scope.setNotFoundHandler(async () => {
+        throw notFound();
+      });
 
-    scope.get(`${IFTTT_PREFIX}/status`, exemptGet, async (request) => {
-      requireServiceKey(ctx, request);
-      return {};
-    });
+      scope.get("/status", exemptGet, async (request) => {
+        requireServiceKey(ctx, request);
+        return {};
+      });
 
-    scope.post(`${IFTTT_PREFIX}/test/setup`, exempt, async (request) => {
-      if (!ctx.config.IFTTT_TEST_MODE) throw notFound();
-      requireServiceKey(ctx, request);
-      return { data: await testSetup(ctx) };
-    });
+      scope.post("/test/setup", exempt, async (request) => {
+        if (!ctx.config.IFTTT_TEST_MODE) throw notFound();
+        requireServiceKey(ctx, request);
+        return { data: await testSetup(ctx) };
+      });
 
-    scope.get(`${IFTTT_PREFIX}/user/info`, exemptGet, async (request) => {
-      const grant = await requireBearer(db, request);
-      const [user] = await db
-        .select({ id: users.id, name: users.name, username: users.username })
-        .from(users)
-        .where(eq(users.id, grant.userId));
-      if (!user) throw new IftttError(401, "The access token is invalid or has been revoked");
-      return { data: { name: user.name || user.username, id: user.id } };
-    });
+      scope.get("/user/info", exemptGet, async (request) => {
+        const grant = await requireBearer(db, request);
+        const [user] = await db
+          .select({ id: users.id, name: users.name, username: users.username })
+          .from(users)
+          .where(eq(users.id, grant.userId));
+        if (!user) throw new IftttError(401, "The access token is invalid or has been revoked");
+        return { data: { name: user.name || user.username, id: user.id } };
+      });
 
-    scope.post(`${IFTTT_PREFIX}/triggers/:trigger`, exempt, async (request) => {
-      const grant = await requireBearer(db, request);
-      const { trigger } = request.params as { trigger: string };
-      const def = TRIGGERS[trigger];
-      if (!def) throw notFound();
-      const body = parseBody(IftttTriggerRequestSchema, request.body);
-      const fieldNames = Object.keys(def.fields);
-      const fields = body.triggerFields ?? {};
-      if (fieldNames.length && !body.triggerFields) throw new IftttError(400, "triggerFields is missing");
-      for (const name of fieldNames) {
-        if (!(name in fields)) throw new IftttError(400, `triggerFields.${name} is missing`);
-        const problem = def.fields[name]?.validate(fields[name]);
-        if (problem) throw new IftttError(400, `triggerFields.${name}: ${problem}`);
-      }
-      const limit = Math.min(body.limit ?? IFTTT_DEFAULT_LIMIT, IFTTT_MAX_LIMIT);
-      if (body.trigger_identity) {
-        const picked = Object.fromEntries(fieldNames.map((n) => [n, fields[n]]));
+      scope.post("/triggers/:trigger", exempt, async (request) => {
+        const grant = await requireBearer(db, request);
+        const { trigger } = request.params as { trigger: string };
+        const def = own(TRIGGERS, trigger);
+        if (!def) throw notFound();
+        const body = parseBody(IftttTriggerRequestSchema, request.body);
+        const fieldNames = Object.keys(def.fields);
+        const fields = body.triggerFields ?? {};
+        if (fieldNames.length && !body.triggerFields) throw new IftttError(400, "triggerFields is missing");
+        for (const name of fieldNames) {
+          if (!(name in fields)) throw new IftttError(400, `triggerFields.${name} is missing`);
+          const problem = def.fields[name]?.validate(fields[name]);
+          if (problem) throw new IftttError(400, `triggerFields.${name}: ${problem}`);
+        }
+        const limit = Math.min(body.limit ?? IFTTT_DEFAULT_LIMIT, IFTTT_MAX_LIMIT);
+        if (body.trigger_identity) {
+          const picked = Object.fromEntries(fieldNames.map((n) => [n, fields[n]]));
+          await db
+            .insert(iftttTriggerIdentities)
+            .values({ userId: grant.userId, triggerIdentity: body.trigger_identity, trigger, fields: picked })
+            .onConflictDoUpdate({
+              target: [iftttTriggerIdentities.userId, iftttTriggerIdentities.triggerIdentity],
+              set: { fields: picked, trigger, lastPolledAt: new Date() },
+            });
+        }
+        const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
+        return {
+          data: await pollTrigger(db, { userId: grant.userId, slug: trigger, def, fields, limit, timeZone }),
+        };
+      });
+
+      scope.delete("/triggers/:trigger/trigger_identity/:identity", exempt, async (request) => {
+        const grant = await requireBearer(db, request);
+        const { trigger, identity } = request.params as { trigger: string; identity: string };
+        if (!own(TRIGGERS, trigger)) throw notFound();
+        // An identity no poll could have stored (the contract's limits) names nothing: already forgotten.
+        if (identity.length > 200 || identity.includes("\0")) return {};
         await db
-          .insert(iftttTriggerIdentities)
-          .values({ userId: grant.userId, triggerIdentity: body.trigger_identity, trigger, fields: picked })
-          .onConflictDoUpdate({
-            target: [iftttTriggerIdentities.userId, iftttTriggerIdentities.triggerIdentity],
-            set: { fields: picked, trigger, lastPolledAt: new Date() },
-          });
-      }
-      const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
-      return {
-        data: await pollTrigger(db, { userId: grant.userId, slug: trigger, def, fields, limit, timeZone }),
-      };
-    });
-
-    scope.delete(`${IFTTT_PREFIX}/triggers/:trigger/trigger_identity/:identity`, exempt, async (request) => {
-      const grant = await requireBearer(db, request);
-      const { trigger, identity } = request.params as { trigger: string; identity: string };
-      if (!TRIGGERS[trigger]) throw notFound();
-      await db
-        .delete(iftttTriggerIdentities)
-        .where(
-          and(
-            eq(iftttTriggerIdentities.userId, grant.userId),
-            eq(iftttTriggerIdentities.triggerIdentity, identity),
-          ),
-        );
-      return {};
-    });
-
-    scope.post(`${IFTTT_PREFIX}/triggers/:trigger/fields/:field/options`, exempt, async (request) => {
-      await requireBearer(db, request);
-      const { trigger, field } = request.params as { trigger: string; field: string };
-      const def = TRIGGERS[trigger]?.fields[field];
-      if (!def?.options) throw notFound();
-      parseBody(IftttFieldOptionsRequestSchema, request.body);
-      return { data: def.options };
-    });
-
-    scope.post(`${IFTTT_PREFIX}/triggers/:trigger/fields/:field/validate`, exempt, async (request) => {
-      await requireBearer(db, request);
-      const { trigger, field } = request.params as { trigger: string; field: string };
-      const def = TRIGGERS[trigger]?.fields[field];
-      if (!def) throw notFound();
-      const problem = def.validate(parseBody(IftttFieldValidateRequestSchema, request.body).value);
-      return { data: problem ? { valid: false, message: problem } : { valid: true } };
-    });
-
-    scope.post(`${IFTTT_PREFIX}/actions/:action`, exempt, async (request) => {
-      const grant = await requireBearer(db, request);
-      const { action } = request.params as { action: string };
-      const def = ACTIONS[action];
-      if (!def) throw notFound();
-      const body = parseBody(IftttActionRequestSchema, request.body);
-      const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
-      const id = await def.run(ctx, { userId: grant.userId, fields: body.actionFields, timeZone });
-      await writeAudit(db, {
-        action: "ifttt.action",
-        userId: grant.userId,
-        objectId: id,
-        request,
-        meta: { action, client: grant.clientId },
+          .delete(iftttTriggerIdentities)
+          .where(
+            and(
+              eq(iftttTriggerIdentities.userId, grant.userId),
+              eq(iftttTriggerIdentities.triggerIdentity, identity),
+            ),
+          );
+        return {};
       });
-      return { data: [{ id }] };
-    });
-  });
+
+      scope.post("/triggers/:trigger/fields/:field/options", exempt, async (request) => {
+        await requireBearer(db, request);
+        const { trigger, field } = request.params as { trigger: string; field: string };
+        const def = own(own(TRIGGERS, trigger)?.fields, field);
+        if (!def?.options) throw notFound();
+        parseBody(IftttFieldOptionsRequestSchema, request.body);
+        return { data: def.options };
+      });
+
+      scope.post("/triggers/:trigger/fields/:field/validate", exempt, async (request) => {
+        await requireBearer(db, request);
+        const { trigger, field } = request.params as { trigger: string; field: string };
+        const def = own(own(TRIGGERS, trigger)?.fields, field);
+        if (!def) throw notFound();
+        const problem = def.validate(parseBody(IftttFieldValidateRequestSchema, request.body).value);
+        return { data: problem ? { valid: false, message: problem } : { valid: true } };
+      });
+
+      scope.post("/actions/:action", exempt, async (request) => {
+        const grant = await requireBearer(db, request);
+        const { action } = request.params as { action: string };
+        const def = own(ACTIONS, action);
+        if (!def) throw notFound();
+        const body = parseBody(IftttActionRequestSchema, request.body);
+        const timeZone = await timeZoneFor(db, grant.userId, body.user?.timezone);
+        const id = await def.run(ctx, { userId: grant.userId, fields: body.actionFields, timeZone });
+        await writeAudit(db, {
+          action: "ifttt.action",
+          userId: grant.userId,
+          objectId: id,
+          request,
+          meta: { action, client: grant.clientId },
+        });
+        return { data: [{ id }] };
+      });
+    },
+    { prefix: IFTTT_PREFIX },
+  );
 }
 
 /** IFTTT's test setup: the fixture user's token and a sample for every trigger, field and action. */

@@ -363,6 +363,10 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
       ["POST", `${V1}/triggers/stress_above/fields/nope/validate`, { value: "1" }],
       ["POST", `${V1}/triggers/new_bp_reading/fields/category/options`, {}],
       ["POST", `${V1}/actions/no_such_action`, { actionFields: {} }],
+      // Names every object has are not triggers or actions either.
+      ["POST", `${V1}/actions/constructor`, { actionFields: {} }],
+      ["POST", `${V1}/triggers/__proto__`, { triggerFields: {} }],
+      ["POST", `${V1}/triggers/stress_above/fields/toString/validate`, { value: "1" }],
     ];
     for (const [method, url, body] of unknown) {
       for (const headers of [{}, { authorization: "Bearer toa_forged" }] as Record<string, string>[]) {
@@ -374,6 +378,22 @@ describe.each(BACKENDS)("IFTTT service API on %s", (backend) => {
       expect(known.statusCode, `${method} ${url}`).toBe(404);
       expect(known.json().errors).toEqual([{ message: expect.any(String) }]);
     }
+    // A path that is no route at all is a 404 in the same shape.
+    const nowhere = await call("GET", `${V1}/no/such/path`);
+    expect(nowhere.statusCode).toBe(404);
+    expect(nowhere.json().errors).toEqual([{ message: expect.any(String) }]);
+  });
+
+  it("refuses a trigger identity a database cannot store, and forgets one that cannot exist", async () => {
+    const { auth } = await setup();
+    const url = `${V1}/triggers/new_bp_reading`;
+    const nul = await call("POST", url, auth, { triggerFields: {}, trigger_identity: "a\u0000b" });
+    expect(nul.statusCode).toBe(400);
+    expect(nul.json().errors[0].message).toContain("trigger_identity");
+    const long = await call("POST", url, auth, { triggerFields: {}, trigger_identity: "x".repeat(201) });
+    expect(long.statusCode).toBe(400);
+    for (const id of ["%00", "a%00b", "x".repeat(99)])
+      expect((await call("DELETE", `${url}/trigger_identity/${id}`, auth)).statusCode, id).toBe(200);
   });
 
   it("honours any limit up to the documented maximum, and answers 50 items without one (O7)", async () => {

@@ -16,6 +16,7 @@ import { openDatabase } from "../../db/client.ts";
 import { notificationDeliveries, notificationNews, notificationSettings } from "../../db/schema.ts";
 import { deleteUserData, exportUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
+import { describeBody, type FuzzBody, fuzzRequests } from "../../test/fuzz.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { DEFAULT_SETTINGS } from "./notifications.service.ts";
@@ -159,16 +160,19 @@ describe.each(BACKENDS)("notification settings on %s", (backend) => {
       fc.constant("x".repeat(100_000)),
     );
     const body = fc.oneof(
-      fc.dictionary(fc.constantFrom(...keys, "__proto__", "constructor", "user_id", "email"), hostileValue),
-      fc.jsonValue(),
+      fc
+        .dictionary(fc.constantFrom(...keys, "__proto__", "constructor", "user_id", "email"), hostileValue)
+        .map((b): FuzzBody => ({ payload: JSON.stringify(b), contentType: "application/json" })),
+      // The shared generator: values shaped by the schema itself, and generic hostile bodies.
+      fuzzRequests(NotificationSettingsUpdateSchema),
     );
     for (const b of fc.sample(body, { numRuns: RUNS, seed: 9 })) {
-      const wire = JSON.stringify(b) ?? "null";
+      const wire = describeBody(b);
       const res = await client.request("PUT", URL, {
-        payload: wire,
-        headers: { "content-type": "application/json" },
+        payload: b.payload,
+        headers: { "content-type": b.contentType },
       });
-      expect(res.statusCode, `${wire.slice(0, 200)} → ${res.body}`).toBeLessThan(500);
+      expect(res.statusCode, `${wire} → ${res.body}`).toBeLessThan(500);
       if (res.statusCode >= 400) {
         const err = res.json() as { error?: unknown; code?: unknown };
         expect(typeof err.error === "string" && typeof err.code === "string", res.body).toBe(true);

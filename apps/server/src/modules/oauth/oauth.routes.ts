@@ -31,6 +31,12 @@ const IdParamsSchema = z.object({ id: z.string().max(200) });
 const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
+/** An id holding text the database cannot store (NUL) names no pending authorization: 404 like any unknown. */
+function pendingId(id: string): string {
+  if (id.includes("\0")) throw new AppError("not_found", "Not found");
+  return id;
+}
+
 const REFUSAL = {
   en: { title: "This authorization request cannot be accepted", back: "Back to Tonus" },
   ru: { title: "Этот запрос на доступ нельзя принять", back: "Вернуться в Tonus" },
@@ -117,7 +123,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
     async (request, reply) => {
       requireUserId(request);
       reply.header("cache-control", "no-store");
-      return getRequestInfo(db, request.params.id);
+      return getRequestInfo(db, pendingId(request.params.id));
     },
   );
 
@@ -134,7 +140,9 @@ export async function registerOAuthRoutes(app: FastifyInstance, ctx: AppContext)
     async (request, reply) => {
       const userId = requireUserId(request);
       reply.header("cache-control", "no-store");
-      return { redirect_to: await decide(db, userId, request.params.id, request.body.approve, request) };
+      return {
+        redirect_to: await decide(db, userId, pendingId(request.params.id), request.body.approve, request),
+      };
     },
   );
 
