@@ -1,14 +1,21 @@
 // Issue 9 in Chromium, in English and Russian: an IFTTT-style client (registered with the operator CLI by
 // e2e/support/server.ts, redirecting to a loopback stand-in) goes from `?scope=ifttt…` on any page through
 // sign-in and the consent page back to its redirect URI with a code; the code becomes a token; a new
-// blood-pressure reading is first in the trigger; an action writes; revoking in the profile makes the
-// next call 401. axe runs on the consent page and the profile's connected services.
+// blood-pressure reading, and then a measurement saved on the measure page, is first in its trigger; an
+// action writes; revoking in the profile makes the next call 401. axe runs on the consent page and the
+// profile's connected services.
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, request as playwrightRequest, test } from "@playwright/test";
 import { API } from "@tonus/contract";
 import { LANGS, tr } from "../support/i18n.ts";
+import { readDetail, saveAfterRecording } from "../support/measure.ts";
 import { E2E_MAIL_API_PORT } from "../support/ports.ts";
 import { csrfHeaders, newUser, registerViaApi } from "../support/seed.ts";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const RR_FILE = path.join(HERE, "../../packages/hrv/test/fixtures/rr/welltory_52176180c0_rr.csv");
 
 type Client = { client_id: string; client_secret: string; redirect_uri: string };
 
@@ -112,6 +119,33 @@ for (const { lang, browserLocale } of LANGS) {
           { timeout: 30_000 },
         )
         .toBe(171);
+
+      // A measurement the person saves in the app (an RR file through the measure page's save form) comes
+      // first in the HRV trigger, with its time in the zone IFTTT sends.
+      await page.goto("/measure");
+      await page.getByRole("button", { name: t("measure.file.choose") }).click({ timeout: 20_000 });
+      await page.getByLabel(t("measure.file.pick")).setInputFiles(RR_FILE);
+      await page.getByRole("button", { name: t("measure.file.use") }).click();
+      await saveAfterRecording(page, lang, `ifttt-${lang}`);
+      const measurement = await readDetail(page);
+      await expect
+        .poll(
+          async () => {
+            const res = await api.post("/ifttt/v1/triggers/new_hrv_measurement", {
+              headers: bearer,
+              data: {
+                trigger_identity: `ti-hrv-${lang}`,
+                triggerFields: {},
+                user: { timezone: "Europe/Moscow" },
+              },
+            });
+            const items = ((await res.json()) as { data: { meta: { id: string }; measured_at: string }[] })
+              .data;
+            return items[0] ? { id: items[0].meta.id, zone: items[0].measured_at.slice(-6) } : null;
+          },
+          { timeout: 30_000 },
+        )
+        .toEqual({ id: `new_hrv_measurement-hrv_measurement-${measurement.id}`, zone: "+03:00" });
 
       const action = await api.post("/ifttt/v1/actions/log_water", {
         headers: bearer,
