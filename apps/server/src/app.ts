@@ -13,11 +13,12 @@ import type { AppContext } from "./lib/context.ts";
 import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
 import { createEventBus } from "./lib/events.ts";
+import { defineFileRemovalJob } from "./lib/file-removals.ts";
 import { registerIdempotency } from "./lib/idempotency.ts";
 import { createJobRunner } from "./lib/jobs.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
 import { createMailer, type Mailer } from "./lib/mailer.ts";
-import { UserDataRegistry } from "./lib/registry.ts";
+import { reapplyDeletionLedger, registryEnv, UserDataRegistry } from "./lib/registry.ts";
 import { registerSecurityHeaders } from "./lib/security-headers.ts";
 import { type ModuleRegistrar, registerModules } from "./modules/index.ts";
 
@@ -111,11 +112,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registry.register(auditDataSection);
   registry.register(mailDataSection);
   registry.register(eventsDataSection);
+  defineFileRemovalJob(ctx, jobs);
   registerIdempotency(ctx);
   await registerWebApp(app, config);
 
-  // Jobs start once every module has defined its own, and stop before the database closes.
+  // Jobs start once every module has defined its own, and stop before the database closes. Before any
+  // request or job runs, the deletion ledger deletes again accounts a restored backup brought back (X7).
   app.addHook("onReady", async () => {
+    await jobs.start({ work: false });
+    await reapplyDeletionLedger(registryEnv(ctx));
     await jobs.start({ work: options.workJobs !== false });
   });
   app.addHook("onClose", async () => {

@@ -535,6 +535,8 @@ export const sandboxIntents = pgTable(
     amount: integer("amount").notNull(),
     currency: text("currency").notNull(),
     token: text("token").notNull(),
+    /** The sandbox customer the card was charged for, when one was given. */
+    customer: text("customer"),
     status: text("status").notNull(),
     failure: text("failure"),
     refunded: integer("refunded").notNull().default(0),
@@ -561,6 +563,10 @@ export const dataArchives = pgTable(
     requestedAt: createdAt(),
     readyAt: ts("ready_at"),
     expiresAt: ts("expires_at"),
+    /** When the "archive ready" e-mail went out; null while it is still owed. */
+    notifiedAt: ts("notified_at"),
+    /** Packing attempts that failed with an error (a killed process is not one). */
+    failures: integer("failures").notNull().default(0),
   },
   (t) => [index("data_archives_user_idx").on(t.userId)],
 );
@@ -1018,3 +1024,78 @@ export const idempotencyKeys = pgTable(
     index("idempotency_keys_created_idx").on(t.createdAt),
   ],
 );
+
+/**
+ * The sandbox provider's customers (its stand-in for Stripe customers): created once per idempotency key,
+ * removed with the cards charged for them when the account is deleted.
+ */
+export const sandboxCustomers = pgTable(
+  "sandbox_customers",
+  {
+    id: text("id").primaryKey(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    /** What Stripe keeps in the customer's metadata: our user id. */
+    metadata: jsonb("metadata").$type<Record<string, string>>().notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("sandbox_customers_idem_key").on(t.idempotencyKey)],
+);
+
+/** The payment provider's customer of each person, made once and reused for every payment. */
+export const billingCustomers = pgTable(
+  "billing_customers",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    customerId: text("customer_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("billing_customers_user_provider").on(t.userId, t.provider)],
+);
+
+/**
+ * Provider customers of deleted accounts still to delete at the provider (a job works this list until it
+ * is empty). Holds the provider's opaque id only, no person.
+ */
+export const providerCleanups = pgTable(
+  "provider_cleanups",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    provider: text("provider").notNull(),
+    customerId: text("customer_id").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("provider_cleanups_key").on(t.provider, t.customerId)],
+);
+
+/**
+ * Stored files still to remove (FILES_DIR/<area>/<name>), written in the same transaction that drops the
+ * rows pointing at them; a job removes each file and then its row, retrying until the file is gone.
+ * Names are server-generated and random: no person can be read from them.
+ */
+export const fileRemovals = pgTable(
+  "file_removals",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    area: text("area").notNull(),
+    name: text("name").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("file_removals_key").on(t.area, t.name)],
+);
+
+/**
+ * The deletion ledger (RELIABILITY X7): a SHA-256 of every deleted account's id, written in the deletion's
+ * transaction and copied to DELETION_LEDGER outside the database. At start the server deletes again any
+ * account whose id is listed, so restoring an older backup does not bring a deleted person back.
+ */
+export const deletedAccounts = pgTable("deleted_accounts", {
+  idHash: text("id_hash").primaryKey(),
+  deletedAt: ts("deleted_at").notNull().defaultNow(),
+});

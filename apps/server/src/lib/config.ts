@@ -23,6 +23,8 @@ export const ConfigSchema = z.object({
   DATA_DIR: z.string().default("./data"),
   DATABASE_URL: optionalUrl,
   FILES_DIR: z.string().optional(),
+  /** The deletion ledger's file, kept when a backup is restored (docs/operations.md). */
+  DELETION_LEDGER: z.string().optional(),
   SECRET_KEY: z.string().min(32).optional(),
   COOKIE_DOMAIN: z.string().optional(),
   /**
@@ -124,6 +126,7 @@ export const ConfigSchema = z.object({
 export type Config = z.infer<typeof ConfigSchema> & {
   secretKey: string;
   filesDir: string;
+  deletionLedger: string;
   webDist: string;
   academyContentDir: string | undefined;
 };
@@ -145,6 +148,7 @@ export function loadConfig(env: Record<string, string | undefined>, root = proce
     DATA_DIR: dataDir,
     secretKey: c.SECRET_KEY ?? "",
     filesDir: path.resolve(root, c.FILES_DIR ?? path.join(c.DATA_DIR, "files")),
+    deletionLedger: path.resolve(root, c.DELETION_LEDGER ?? path.join(c.DATA_DIR, "deletion-ledger.log")),
     webDist: path.resolve(root, c.WEB_DIST ?? path.join(import.meta.dirname, "../../../web/dist")),
     academyContentDir: c.ACADEMY_CONTENT_DIR ? path.resolve(root, c.ACADEMY_CONTENT_DIR) : undefined,
   };

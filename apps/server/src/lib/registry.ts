@@ -4,7 +4,15 @@ import type { Db } from "../db/client.ts";
 import { AppError } from "./app-error.ts";
 import type { AppContext } from "./context.ts";
 import { pseudonymUuid } from "./crypto.ts";
+import {
+  accountsToDeleteAgain,
+  appendLedgerLines,
+  recordDeletion,
+  recordRestore,
+} from "./deletion-ledger.ts";
+import { FILE_REMOVAL_JOB, queueFileRemoval, removeQueuedFiles } from "./file-removals.ts";
 import type { JobRunner } from "./jobs.ts";
+import type { Logger } from "./logger.ts";
 
 /**
  * The account data registry: every module declares, table by table, how its user's rows are exported,
@@ -47,7 +55,16 @@ export type RegistryContext = {
   /** A stable pseudonymous uuid for `userId` (keyed with the server secret). */
   pseudonym: (userId: string) => string;
   filesDir: string;
-  /** Work to do once the transaction has committed (removing files). */
+  /**
+   * Removes `FILES_DIR/<area>/<name>` for good: queued in this transaction, removed right after the commit
+   * and by the `files.remove` job until it is gone (lib/file-removals.ts).
+   */
+  removeFile: (area: string, name: string) => Promise<void>;
+  /**
+   * Best-effort work once the transaction has committed (revoking grants at providers): a failure is
+   * logged, never thrown, since the rows are gone by then. Anything that must happen goes through a table
+   * written in the transaction instead (files, provider customers).
+   */
   afterCommit: (task: () => Promise<void>) => void;
   /** Undo for work outside the database when the transaction fails (a file written for an import). */
   onRollback: (task: () => Promise<void>) => void;
@@ -243,18 +260,28 @@ export type RegistryEnv = {
   registry: UserDataRegistry;
   pseudonym: (userId: string) => string;
   filesDir: string;
-  /** Removes the person's queued background jobs after deletion (jobs carry `userId` in their data). */
-  jobs?: Pick<JobRunner, "deleteQueuedJobsOf">;
+  /**
+   * Removes the person's queued background jobs after deletion (jobs carry `userId` in their data), and
+   * sends the file-removal job in the deleting transaction.
+   */
+  jobs?: Pick<JobRunner, "deleteQueuedJobsOf" | "send" | "started">;
+  /** The deletion ledger's file outside the database (DELETION_LEDGER); the table alone when unset. */
+  ledgerFile?: string;
+  log?: Logger;
 };
 
 /** The registry environment of a running app. */
-export function registryEnv(ctx: Pick<AppContext, "config" | "database" | "services">): RegistryEnv {
+export function registryEnv(
+  ctx: Pick<AppContext, "config" | "database" | "services"> & Partial<Pick<AppContext, "log">>,
+): RegistryEnv {
   return {
     db: ctx.database.db,
     registry: ctx.services.registry,
     pseudonym: (userId) => pseudonymUuid(ctx.config.secretKey, userId),
     filesDir: ctx.config.filesDir,
     jobs: ctx.services.jobs,
+    ledgerFile: ctx.config.deletionLedger,
+    ...(ctx.log ? { log: ctx.log } : {}),
   };
 }
 
@@ -265,22 +292,37 @@ async function inTransaction(
 ) {
   const tasks: (() => Promise<void>)[] = [];
   const undo: (() => Promise<void>)[] = [];
+  let filesQueued = false;
   try {
     await env.db.transaction(async (tx) => {
+      const txDb = tx as unknown as Db;
       await work({
-        tx: tx as unknown as Db,
+        tx: txDb,
         userId,
         pseudonym: env.pseudonym,
         filesDir: env.filesDir,
+        removeFile: async (area, name) => {
+          await queueFileRemoval(txDb, area, name);
+          filesQueued = true;
+        },
         afterCommit: (task) => tasks.push(task),
         onRollback: (task) => undo.push(task),
       });
+      // The job exists only if this transaction commits; it outlives a crash right after the commit.
+      if (filesQueued && env.jobs?.started) await env.jobs.send(FILE_REMOVAL_JOB, {}, { tx: txDb });
     });
   } catch (error) {
     for (const task of undo) await task().catch(() => {});
     throw error;
   }
-  for (const task of tasks) await task();
+  if (filesQueued) tasks.unshift(async () => void (await removeQueuedFiles(env.db, env.filesDir, env.log)));
+  for (const task of tasks) {
+    try {
+      await task();
+    } catch (error) {
+      env.log?.warn({ err: error }, "work after an account-data transaction failed; it is retried or logged");
+    }
+  }
 }
 
 /** Everything the registry exports for one user, read in one transaction (a consistent snapshot). */
@@ -306,11 +348,17 @@ export async function exportUserData(env: RegistryEnv, userId: string): Promise<
 }
 
 /**
- * Deletes one user's data in one transaction, sections in reverse order (the account row last);
- * files and queued jobs go after the commit. Audit rows are pseudonymised, not deleted.
+ * Deletes one user's data in one transaction, sections in reverse order (the account row last), and lists
+ * the account in the deletion ledger; files are queued for removal in the same transaction and removed
+ * after the commit (and by a job until gone), queued jobs go after the commit. Audit rows are
+ * pseudonymised, not deleted.
  */
 export async function deleteUserData(env: RegistryEnv, userId: string): Promise<void> {
   await inTransaction(env, userId, async (ctx) => {
+    const idHash = await recordDeletion(ctx.tx, userId);
+    const ledgerFile = env.ledgerFile;
+    // After the commit: a crash before this line is repaired at the next start from the table.
+    if (ledgerFile) ctx.afterCommit(async () => appendLedgerLines(ledgerFile, [`deleted ${idHash}`]));
     if (env.jobs) {
       const jobs = env.jobs;
       ctx.afterCommit(async () => {
@@ -324,6 +372,18 @@ export async function deleteUserData(env: RegistryEnv, userId: string): Promise<
       }
     }
   });
+}
+
+/**
+ * At start, before the server listens: accounts the deletion ledger lists but the database holds (a backup
+ * taken before their deletion was restored) are deleted again. Answers how many.
+ */
+export async function reapplyDeletionLedger(env: RegistryEnv): Promise<number> {
+  const ids = await accountsToDeleteAgain(env.db, env.ledgerFile);
+  for (const id of ids) await deleteUserData(env, id);
+  if (ids.length > 0)
+    env.log?.warn({ accounts: ids.length }, "deleted accounts restored from a backup were deleted again");
+  return ids.length;
 }
 
 /**
@@ -348,6 +408,13 @@ export async function importUserData(
   try {
     await inTransaction(env, userId, async (ctx) => {
       if (opts.intoExistingAccount) await assertEmptyAccount(env.registry, ctx);
+      else {
+        // The archive's own account comes back on purpose: the ledger must not delete it again at start.
+        const restored = await recordRestore(ctx.tx, userId);
+        const ledgerFile = env.ledgerFile;
+        if (restored && ledgerFile)
+          ctx.afterCommit(async () => appendLedgerLines(ledgerFile, [`restored ${restored}`]));
+      }
       for (const section of env.registry.sections) {
         const data = archive.sections[section.name];
         if (!data) continue;

@@ -1,3 +1,7 @@
+import { randomUUID } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { type App, type BuildOptions, buildApp } from "../app.ts";
 import type { Database } from "../db/client.ts";
@@ -12,6 +16,8 @@ export async function buildTestApp(
   env: Record<string, string> = {},
   options: Omit<BuildOptions, "database"> = {},
 ): Promise<App> {
+  // Each app its own deletion ledger, so one test's deletions are never re-applied by another's start.
+  const ledger = path.join(os.tmpdir(), `tonus-test-ledger-${randomUUID()}.log`);
   const config = loadConfig({
     NODE_ENV: "test",
     LOG_LEVEL: "silent",
@@ -20,9 +26,11 @@ export async function buildTestApp(
     PUBLIC_URL: TEST_ORIGIN,
     DATA_DIR: "/tmp/tonus-test-unused",
     WEB_DIST: "/nonexistent-web-dist",
+    DELETION_LEDGER: ledger,
     ...env,
   });
   const app = await buildApp(config, { ...options, database });
+  if (!env.DELETION_LEDGER) app.addHook("onClose", async () => fs.rmSync(ledger, { force: true }));
   await app.ready();
   return app;
 }

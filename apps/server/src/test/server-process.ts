@@ -81,8 +81,17 @@ export function startServer(dataDir: string, databaseUrl: string | undefined): S
   return { child, url, exit };
 }
 
-/** Registers a person on the running server and returns `Token <key>` of a new API token. */
-export async function registerWithToken(base: string, email: string): Promise<string> {
+/** A person registered on the running server: their browser session and an API token. */
+export type RegisteredUser = {
+  /** The `Cookie` header of the signed-in session. */
+  cookie: string;
+  csrf: string;
+  /** `Token <key>` of a new API token. */
+  auth: string;
+};
+
+/** Registers a person on the running server, keeping the session and minting an API token. */
+export async function registerUser(base: string, email: string): Promise<RegisteredUser> {
   const csrf = await fetch(`${base}${API.csrf}`);
   const cookies = csrf.headers
     .getSetCookie()
@@ -107,7 +116,27 @@ export async function registerWithToken(base: string, email: string): Promise<st
     body: JSON.stringify({ name: "ingest" }),
   });
   if (tokenRes.status !== 200) throw new Error(`token answered ${tokenRes.status}`);
-  return `Token ${((await tokenRes.json()) as { key: string }).key}`;
+  const auth = `Token ${((await tokenRes.json()) as { key: string }).key}`;
+  return { cookie: session, csrf: csrf2, auth };
+}
+
+/** Registers a person on the running server and returns `Token <key>` of a new API token. */
+export async function registerWithToken(base: string, email: string): Promise<string> {
+  return (await registerUser(base, email)).auth;
+}
+
+/** An unsafe request as the person's browser sends it (session cookie, CSRF header, own origin). */
+export function browserPost(base: string, user: RegisteredUser, url: string, body?: FormData | string) {
+  return fetch(`${base}${url}`, {
+    method: "POST",
+    headers: {
+      cookie: user.cookie,
+      "x-csrftoken": user.csrf,
+      origin: base,
+      ...(body === undefined ? { "content-type": "application/json" } : {}),
+    },
+    body: body ?? "{}",
+  });
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

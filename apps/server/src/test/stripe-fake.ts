@@ -3,8 +3,10 @@ import http from "node:http";
 /**
  * A local HTTP server that answers as Stripe's API does, for the Stripe provider's tests. What is mocked:
  * Stripe itself (its API is outside this machine). The answers are written from Stripe's documented formats
- * (https://docs.stripe.com/api/payment_intents/object, /api/errors, /api/idempotent_requests) for Stripe's
+ * (https://docs.stripe.com/api/payment_intents/object, /api/errors, /api/idempotent_requests,
+ * /api/customers/delete, /api/payment_methods/customer_list, /api/payment_methods/detach) for Stripe's
  * documented test PaymentMethods pm_card_visa, pm_card_chargeDeclined and pm_card_authenticationRequired.
+ * `failNext(path, n)` answers the next n requests to a path with Stripe's 500 `api_error`.
  * The SDK, our code and the webhook signatures are real: signatures are computed with Stripe's own
  * `webhooks.generateTestHeaderString` and a test secret.
  */
@@ -15,7 +17,13 @@ export function fakeStripe() {
   const intents = new Map<string, Intent>();
   const keys = new Map<string, { params: string; status: number; body: unknown }>();
   const calls: { method: string; path: string; key: string | undefined; params: URLSearchParams }[] = [];
+  /** Customers Stripe holds (deleted ones are removed) and the cards attached to each. */
+  const customers = new Map<string, Set<string>>();
+  const failures = new Map<string, number>();
   let n = 0;
+  const missing = (what: string, id: string) => ({
+    error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'` },
+  });
   const card = { brand: "visa", last4: "4242", exp_month: 12, exp_year: 2034 };
   const server = http.createServer((req, res) => {
     let raw = "";
@@ -33,6 +41,11 @@ export function fakeStripe() {
         params.getAll("expand[]").concat(params.getAll("expand[0]")).includes("payment_method")
           ? { ...intent, payment_method: { id: intent.payment_method, object: "payment_method", card } }
           : intent;
+      const failing = failures.get(url.pathname) ?? 0;
+      if (failing > 0) {
+        failures.set(url.pathname, failing - 1);
+        return send(500, { error: { type: "api_error", message: "An unknown error occurred" } });
+      }
       if (req.method === "POST" && key) {
         const seen = keys.get(key);
         if (seen && seen.params !== raw)
@@ -48,8 +61,42 @@ export function fakeStripe() {
         if (req.method === "POST" && key) keys.set(key, { params: raw, status, body });
         send(status, body);
       };
-      if (req.method === "POST" && url.pathname === "/v1/customers")
-        return remember(200, { id: `cus_${++n}`, object: "customer", metadata: {} });
+      if (req.method === "POST" && url.pathname === "/v1/customers") {
+        const id = `cus_${++n}`;
+        customers.set(id, new Set());
+        return remember(200, { id, object: "customer", metadata: {} });
+      }
+      const customerPath = /^\/v1\/customers\/([^/]+)(\/payment_methods)?$/.exec(url.pathname);
+      if (customerPath) {
+        const id = customerPath[1] ?? "";
+        const cards = customers.get(id);
+        if (!cards) return send(404, missing("customer", id));
+        if (req.method === "GET" && customerPath[2])
+          return send(200, {
+            object: "list",
+            url: url.pathname,
+            has_more: false,
+            data: [...cards].map((pm) => ({
+              id: pm,
+              object: "payment_method",
+              type: "card",
+              customer: id,
+              card,
+            })),
+          });
+        if (req.method === "DELETE" && !customerPath[2]) {
+          customers.delete(id);
+          return send(200, { id, object: "customer", deleted: true });
+        }
+      }
+      const detach = /^\/v1\/payment_methods\/([^/]+)\/detach$/.exec(url.pathname);
+      if (req.method === "POST" && detach) {
+        const pm = detach[1] ?? "";
+        const owner = [...customers].find(([, cards]) => cards.has(pm));
+        if (!owner) return remember(400, missing("payment_method attached to a customer", pm));
+        owner[1].delete(pm);
+        return remember(200, { id: pm, object: "payment_method", type: "card", customer: null, card });
+      }
       if (req.method === "POST" && url.pathname === "/v1/payment_intents") {
         const pm = params.get("payment_method") ?? "";
         const id = `pi_${++n}`;
@@ -84,6 +131,8 @@ export function fakeStripe() {
             },
           });
         }
+        const customer = params.get("customer");
+        if (customer && params.get("setup_future_usage")) customers.get(customer)?.add(pm);
         if (pm === "pm_card_authenticationRequired") {
           intent.status = "requires_action";
           intent.next_action = { type: "use_stripe_sdk", use_stripe_sdk: {} };
@@ -119,5 +168,6 @@ export function fakeStripe() {
       });
     });
   });
-  return { server, intents, calls };
+  const failNext = (path: string, times: number) => failures.set(path, times);
+  return { server, intents, calls, customers, failNext };
 }

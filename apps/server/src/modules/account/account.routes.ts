@@ -13,7 +13,8 @@ import { registerArchiveRoutes } from "./archive.routes.ts";
 /**
  * Account deletion (spec §4, §7 `POST user/delete/`): refused while a paid subscription renews;
  * otherwise every row of the account goes in one transaction through the data registry (payments stay,
- * pseudonymised), files right after, and the browser's session is replaced by an anonymous one.
+ * pseudonymised; the account is listed in the deletion ledger), files right after and by a job until gone,
+ * and the browser's session is replaced by an anonymous one.
  */
 export async function registerAccountRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
   registerArchiveRoutes(app, ctx);
@@ -29,12 +30,17 @@ export async function registerAccountRoutes(app: FastifyInstance, ctx: AppContex
           "Unable to delete account (cancel your subscription first)",
         );
       await deleteUserData(registryEnv(ctx), userId);
-      await writeAudit(ctx.database.db, {
-        action: "account.deleted",
-        userId: pseudonymUuid(ctx.config.secretKey, userId),
-        request,
-      });
+      // The account is gone: from here on nothing may turn the answer into an error.
       resetSessionCookies(reply, ctx.config);
+      try {
+        await writeAudit(ctx.database.db, {
+          action: "account.deleted",
+          userId: pseudonymUuid(ctx.config.secretKey, userId),
+          request,
+        });
+      } catch (error) {
+        request.log.error({ err: error }, "the account deletion could not be written to the audit log");
+      }
       return { ok: true as const };
     },
   );

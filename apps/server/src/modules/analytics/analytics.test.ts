@@ -348,6 +348,7 @@ describe.each(BACKENDS)("analytics ingest on %s", (backend) => {
         userId: user.userId,
         pseudonym: (id) => id,
         filesDir: "/tmp",
+        removeFile: async () => {},
         afterCommit: () => {},
         onRollback: () => {},
       });

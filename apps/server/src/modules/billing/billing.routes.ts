@@ -27,6 +27,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { pickLocale } from "../../lib/i18n.ts";
+import { CUSTOMER_CLEANUP_JOB, runCustomerCleanups } from "./billing.customers.ts";
 import { billingDataSection } from "./billing.data.ts";
 import {
   assertCouponCheckAllowed,
@@ -90,10 +91,18 @@ export function createProvider(ctx: AppContext): PaymentProvider {
 }
 
 export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContext): Promise<void> {
-  ctx.services.registry.register(billingDataSection);
+  ctx.services.registry.register(billingDataSection(ctx.services.jobs));
   await seedDefaultPlans(ctx.database.db);
   const provider = createProvider(ctx);
   const deps: BillingDeps = { ...ctx, provider };
+  ctx.services.jobs.defineJob(
+    CUSTOMER_CLEANUP_JOB,
+    async () => {
+      const { failed } = await runCustomerCleanups(deps);
+      if (failed > 0) throw new Error(`${failed} customer(s) not deleted at the provider yet`);
+    },
+    { cron: "*/15 * * * *", retryLimit: 10, retryDelay: 30, retryBackoff: true, retryDelayMax: 1800 },
+  );
   const billingOn = ctx.config.BILLING_MODE !== "off";
   const requireBilling = () => {
     if (!billingOn)

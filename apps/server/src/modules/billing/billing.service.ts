@@ -24,6 +24,7 @@ import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { type ServerLocale, translate } from "../../lib/i18n.ts";
 import { hitRateLimit } from "../../lib/rate-limit.ts";
+import { providerCustomerOf } from "./billing.customers.ts";
 import type { PaymentProvider, PaymentResult } from "./provider.ts";
 import { ProviderError } from "./provider.ts";
 
@@ -301,7 +302,7 @@ export async function pay(
  */
 async function charge(deps: BillingDeps, tx: TransactionRow): Promise<PaymentResult> {
   try {
-    const customer = deps.provider.customerFor ? await deps.provider.customerFor(tx.userId) : undefined;
+    const customer = await providerCustomerOf(deps, tx.userId);
     return await deps.provider.createPayment({
       amount: tx.amount,
       currency: tx.currency,

@@ -6,7 +6,10 @@ import {
   billingCoupons,
   billingTransactions,
   mailOutbox,
+  providerCleanups,
+  sandboxCustomers,
   sandboxIntents,
+  sandboxTokens,
   subscriptions,
   users,
 } from "../../db/schema.ts";
@@ -15,6 +18,7 @@ import type { TestClient } from "../../test/harness.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
+import { CUSTOMER_CLEANUP_JOB, runCustomerCleanups } from "./billing.customers.ts";
 import { reconcilePending, renewDue } from "./billing.service.ts";
 import { refundStrandedVerifications } from "./card-verification.ts";
 import { seedDefaultPlans } from "./plans.ts";
@@ -412,6 +416,8 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
   });
 
   it("refuses account deletion while a paid subscription renews, and deletes after cancelling", async () => {
+    // The clean-up at the provider is run by hand below, not by this app's worker.
+    await app.ctx.services.jobs.boss.offWork(CUSTOMER_CLEANUP_JOB);
     await payMonthly();
     const refused = await client.post(BILLING_API.userDelete);
     expect(refused.statusCode).toBe(409);
@@ -432,6 +438,26 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
     expect(payments).toHaveLength(1);
     expect(payments[0]?.userId).not.toBe(user.userId);
     expect((await client.get(BILLING_API.purchases)).statusCode).toBe(403);
+
+    // The sandbox's customer of the person (its metadata names them) and the card go at the provider.
+    const [customer] = await app.ctx.database.db.select().from(sandboxCustomers);
+    expect(customer?.metadata).toEqual({ tonus_user: user.userId });
+    const [cleanup] = await app.ctx.database.db.select().from(providerCleanups);
+    expect(cleanup).toMatchObject({ provider: "sandbox", customerId: customer?.id });
+    expect(await app.ctx.services.jobs.boss.findJobs(CUSTOMER_CLEANUP_JOB, { queued: true })).toHaveLength(1);
+    const deps = { ...app.ctx, provider: new SandboxProvider(app.ctx.database.db) };
+    expect(await runCustomerCleanups(deps)).toEqual({ deleted: 1, failed: 0 });
+    expect(await app.ctx.database.db.select().from(sandboxCustomers)).toHaveLength(0);
+    expect(await app.ctx.database.db.select().from(providerCleanups)).toHaveLength(0);
+    const [intent] = await app.ctx.database.db.select().from(sandboxIntents);
+    expect(intent?.customer).toBe(customer?.id);
+    expect(
+      await app.ctx.database.db
+        .select()
+        .from(sandboxTokens)
+        .where(eq(sandboxTokens.id, intent?.token ?? "")),
+    ).toHaveLength(0);
+    expect(await runCustomerCleanups(deps)).toEqual({ deleted: 0, failed: 0 });
   });
 
   it("pages the transaction history five at a time, newest first", async () => {

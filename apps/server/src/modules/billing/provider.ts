@@ -45,6 +45,11 @@ export interface PaymentProvider {
   refund(intentId: string, idempotencyKey: string): Promise<PaymentResult>;
   /** The provider's customer for one of our users, created once (providers without customers omit it). */
   customerFor?(userId: string): Promise<string>;
+  /**
+   * Deletes a customer and the payment methods saved on it (account deletion). Retried under the same
+   * idempotency key; a customer already gone counts as deleted.
+   */
+  deleteCustomer?(customerId: string, idempotencyKey: string): Promise<void>;
 }
 
 /** The provider refused the call itself (not a decline): bad token, idempotency-key misuse. */

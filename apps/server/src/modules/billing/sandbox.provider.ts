@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
-import { eq } from "drizzle-orm";
+import { and, eq, inArray, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { sandboxIntents, sandboxTokens } from "../../db/schema.ts";
+import { sandboxCustomers, sandboxIntents, sandboxTokens } from "../../db/schema.ts";
 import type { Card, CreatePayment, PaymentProvider, PaymentResult } from "./provider.ts";
 import { ProviderError } from "./provider.ts";
 
@@ -113,7 +113,45 @@ export class SandboxProvider implements PaymentProvider {
         : {}),
       ...(card ? { card } : {}),
       ...(token && status === "succeeded" ? { paymentMethod: token.id } : {}),
+      ...(intent.customer ? { customer: intent.customer } : {}),
     };
+  }
+
+  /** One customer per key, as Stripe's idempotent customer creation; the user id in its metadata. */
+  async customerFor(userId: string): Promise<string> {
+    const idempotencyKey = `tonus-customer-${userId}`;
+    await this.db
+      .insert(sandboxCustomers)
+      .values({ id: id("cus"), idempotencyKey, metadata: { tonus_user: userId } })
+      .onConflictDoNothing({ target: sandboxCustomers.idempotencyKey });
+    const [row] = await this.db
+      .select()
+      .from(sandboxCustomers)
+      .where(eq(sandboxCustomers.idempotencyKey, idempotencyKey));
+    if (!row) throw new Error("sandbox customer vanished");
+    return row.id;
+  }
+
+  /**
+   * Deletes the customer and the cards charged for it, as Stripe deletes a customer's payment methods with
+   * it; the intents stay in the sandbox's ledger without a card. Deleting it again changes nothing.
+   */
+  async deleteCustomer(customerId: string, idempotencyKey: string): Promise<void> {
+    void idempotencyKey; // deleting is naturally idempotent here: a deleted customer stays deleted
+    await this.db.transaction(async (tx) => {
+      const cards = await tx
+        .selectDistinct({ token: sandboxIntents.token })
+        .from(sandboxIntents)
+        .where(and(eq(sandboxIntents.customer, customerId), isNotNull(sandboxIntents.token)));
+      if (cards.length > 0)
+        await tx.delete(sandboxTokens).where(
+          inArray(
+            sandboxTokens.id,
+            cards.map((c) => c.token),
+          ),
+        );
+      await tx.delete(sandboxCustomers).where(eq(sandboxCustomers.id, customerId));
+    });
   }
 
   async createPayment(input: CreatePayment): Promise<PaymentResult> {
@@ -148,6 +186,7 @@ export class SandboxProvider implements PaymentProvider {
         amount: input.amount,
         currency: input.currency.toLowerCase(),
         token: token.id,
+        customer: input.customer ?? null,
         status,
         failure,
       })

@@ -98,6 +98,30 @@ export class StripeProvider implements PaymentProvider {
     }
   }
 
+  /**
+   * Account deletion: the cards saved on the customer are detached (POSTs, each under a key derived from
+   * ours, so a retry repeats nothing), then the customer is deleted. A customer or card Stripe no longer
+   * has is the goal state.
+   */
+  async deleteCustomer(customerId: string, idempotencyKey: string): Promise<void> {
+    const ignoreMissing = (error: unknown) => {
+      if ((error as { code?: string })?.code !== "resource_missing") rethrow(error);
+    };
+    let cards: string[];
+    try {
+      const methods = await this.stripe.customers.listPaymentMethods(customerId, { limit: 100 });
+      cards = methods.data.map((pm) => pm.id);
+    } catch (error) {
+      ignoreMissing(error);
+      return;
+    }
+    for (const pm of cards)
+      await this.stripe.paymentMethods
+        .detach(pm, {}, { idempotencyKey: `${idempotencyKey}-${pm}` })
+        .catch(ignoreMissing);
+    await this.stripe.customers.del(customerId, {}, { idempotencyKey }).catch(ignoreMissing);
+  }
+
   async createPayment(input: CreatePayment): Promise<PaymentResult> {
     const params = {
       amount: input.amount,

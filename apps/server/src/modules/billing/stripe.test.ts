@@ -5,12 +5,19 @@ import fc from "fast-check";
 import Stripe from "stripe";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { billingEvents, billingTransactions, referrals, subscriptions } from "../../db/schema.ts";
+import {
+  billingEvents,
+  billingTransactions,
+  providerCleanups,
+  referrals,
+  subscriptions,
+} from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { fakeStripe, type Intent, WEBHOOK_SECRET } from "../../test/stripe-fake.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
+import { CUSTOMER_CLEANUP_JOB, runCustomerCleanups } from "./billing.customers.ts";
 import { reconcilePending } from "./billing.service.ts";
 import { seedDefaultPlans } from "./plans.ts";
 import { StripeProvider } from "./stripe.provider.ts";
@@ -98,6 +105,50 @@ describe.each(BACKENDS)("the Stripe provider on %s (Stripe's API answered locall
     await c2.post(BILLING_API.pay, { productId: await monthlyId(), stripeToken: "pm_card_visa" }, headers);
     await c2.post(BILLING_API.pay, { productId: await monthlyId(), stripeToken: "pm_card_visa" }, headers);
     expect(fake.calls.filter((c) => c.path === "/v1/payment_intents")).toHaveLength(2);
+  });
+
+  it("deletes the person's Stripe customer and detaches its card after account deletion, retried until done", async () => {
+    // The clean-up job is run by hand here, not by this app's worker.
+    await app.ctx.services.jobs.boss.offWork(CUSTOMER_CLEANUP_JOB);
+    const client = user.client(app);
+    const paid = await client.post(BILLING_API.pay, {
+      productId: await monthlyId(),
+      stripeToken: "pm_card_visa",
+    });
+    expect(paid.statusCode).toBe(200);
+    const [sub] = await app.ctx.database.db.select().from(subscriptions);
+    const customer = sub?.providerCustomer ?? "";
+    expect(fake.customers.get(customer)).toEqual(new Set(["pm_card_visa"]));
+    await client.post(BILLING_API.cancel, { purchase_id: sub?.id });
+    expect((await client.post(BILLING_API.userDelete)).statusCode).toBe(200);
+    expect(await app.ctx.database.db.select().from(providerCleanups)).toMatchObject([
+      { provider: "stripe", customerId: customer },
+    ]);
+
+    // Stripe fails (after the SDK's own retries): the customer stays queued with the error.
+    const deps = {
+      ...app.ctx,
+      provider: new StripeProvider({ secretKey: "sk_test_tonus", apiUrl: app.ctx.config.STRIPE_API_URL }),
+    };
+    fake.failNext(`/v1/customers/${customer}/payment_methods`, 3);
+    expect(await runCustomerCleanups(deps)).toEqual({ deleted: 0, failed: 1 });
+    const [queued] = await app.ctx.database.db.select().from(providerCleanups);
+    expect(queued?.attempts).toBe(1);
+    expect(fake.customers.has(customer)).toBe(true);
+
+    fake.calls.length = 0;
+    expect(await runCustomerCleanups(deps)).toEqual({ deleted: 1, failed: 0 });
+    expect(fake.customers.has(customer)).toBe(false);
+    expect(await app.ctx.database.db.select().from(providerCleanups)).toHaveLength(0);
+    const detach = fake.calls.find((c) => c.path === "/v1/payment_methods/pm_card_visa/detach");
+    expect(detach?.key).toBe(`tonus-delete-customer-${customer}-pm_card_visa`);
+    expect(fake.calls.some((c) => c.method === "DELETE" && c.path === `/v1/customers/${customer}`)).toBe(
+      true,
+    );
+
+    // Queued again (a restored backup deleted once more): a customer Stripe no longer has counts as deleted.
+    await app.ctx.database.db.insert(providerCleanups).values({ provider: "stripe", customerId: customer });
+    expect(await runCustomerCleanups(deps)).toEqual({ deleted: 1, failed: 0 });
   });
 
   it("answers pm_card_chargeDeclined with 402 and Stripe's message", async () => {

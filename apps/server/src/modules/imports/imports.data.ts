@@ -1,5 +1,5 @@
 import type { UserDataSection } from "../../lib/registry.ts";
-import { deleteImportFile } from "./imports.files.ts";
+import { IMPORT_AREA } from "./imports.files.ts";
 import { storedNamesOf } from "./imports.repo.ts";
 
 /**
@@ -18,8 +18,6 @@ export const importsDataSection: UserDataSection = {
   },
   deleteExtra: async (ctx) => {
     const names = await storedNamesOf(ctx.tx, ctx.userId);
-    ctx.afterCommit(async () => {
-      for (const name of names) await deleteImportFile(ctx.filesDir, name);
-    });
+    for (const name of names) await ctx.removeFile(IMPORT_AREA, name);
   },
 };

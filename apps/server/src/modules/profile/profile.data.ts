@@ -47,10 +47,10 @@ export const profileDataSection: UserDataSection = {
     ctx.onRollback(() => deleteFile(ctx.filesDir, USERPIC_AREA, name));
     await ctx.tx.update(users).set({ userpicPath: name }).where(eq(users.id, ctx.userId));
     // Imported into an account that had a picture: the archive's replaces it.
-    if (previous) ctx.afterCommit(() => deleteFile(ctx.filesDir, USERPIC_AREA, previous));
+    if (previous) await ctx.removeFile(USERPIC_AREA, previous);
   },
   deleteExtra: async (ctx) => {
     const name = await userpicName(ctx.tx, ctx.userId);
-    if (name) ctx.afterCommit(() => deleteFile(ctx.filesDir, USERPIC_AREA, name));
+    if (name) await ctx.removeFile(USERPIC_AREA, name);
   },
 };
