@@ -31,6 +31,8 @@ export type AuditAction =
   | "customer.unmarked"
   | "account.deleted"
   | "account.imported"
+  | "account.archive_requested"
+  | "account.archive_downloaded"
   | "referral.invited";
 
 /** Control characters would let a value forge extra log lines (log injection, ASVS 16.4.1). */

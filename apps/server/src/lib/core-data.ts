@@ -7,10 +7,18 @@ export const auditDataSection: UserDataSection = {
   tables: { audit_log: { policy: "pseudonymised" } },
 };
 
-/** Development mail outbox: a copy of messages sent, not part of the person's data; deleted. */
+/**
+ * Development mail outbox: a copy of messages sent, not part of the person's data; deleted, with the mail
+ * other people's actions sent to the person's address (an invitation from a friend) (X5).
+ */
 export const mailDataSection: UserDataSection = {
   name: "mail",
   tables: { mail_outbox: { policy: "internal" } },
+  deleteExtra: async (ctx) => {
+    await ctx.tx.execute(
+      sql`delete from mail_outbox where lower("to") = (select lower(email) from users where id = ${ctx.userId})`,
+    );
+  },
 };
 
 /** Domain events about the person: plumbing, not their data; deleted with their delivery records. */

@@ -1,12 +1,12 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { API, BILLING_API } from "@tonus/contract";
+import { API, BILLING_API, REFERRAL_API } from "@tonus/contract";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { dataArchives, deletedAccounts, fileRemovals, users } from "../../db/schema.ts";
+import { dataArchives, deletedAccounts, fileRemovals, mailOutbox, users } from "../../db/schema.ts";
 import { deletedIdHash, readLedgerFile } from "../../lib/deletion-ledger.ts";
 import { FILE_REMOVAL_JOB, removeQueuedFiles } from "../../lib/file-removals.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
@@ -126,6 +126,24 @@ describe.each(BACKENDS)("account deletion on %s", (backend) => {
     expect(await removeQueuedFiles(app.ctx.database.db, filesDir)).toEqual({ removed: 1, failed: 0 });
     expect(fs.existsSync(picture)).toBe(false);
     expect(await app.ctx.database.db.select().from(fileRemovals)).toHaveLength(0);
+  });
+
+  it("takes invitation mail out of the outbox with the inviter, and mail to a friend's address with the friend", async () => {
+    const client = user.client(app);
+    expect((await client.post(REFERRAL_API.invite, { email: "stranger@example.test" })).statusCode).toBe(200);
+    expect((await client.post(REFERRAL_API.invite, { email: "friend@example.test" })).statusCode).toBe(200);
+    const outbox = () => app.ctx.database.db.select().from(mailOutbox);
+    expect((await outbox()).map((m) => [m.to, m.userId])).toEqual([
+      ["stranger@example.test", user.userId],
+      ["friend@example.test", user.userId],
+    ]);
+    // The friend joins (another account) and leaves again: mail to their address goes with them.
+    const friend = await createTestUser(app.ctx.database, { email: "Friend@Example.test" });
+    expect((await friend.client(app).post(BILLING_API.userDelete)).statusCode).toBe(200);
+    expect((await outbox()).map((m) => m.to)).toEqual(["stranger@example.test"]);
+    // The inviter leaves: their invitation to the stranger goes with them.
+    expect((await client.post(BILLING_API.userDelete)).statusCode).toBe(200);
+    expect(await outbox()).toEqual([]);
   });
 
   it("lists the deleted account in the ledger, table and file, by a hash of its id only", async () => {

@@ -49,7 +49,18 @@ export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): vo
   r.post(
     ARCHIVE_API.archive,
     { config: { access: "user" }, schema: { response: { 200: ArchiveStatusSchema } } },
-    async (request) => requestArchive(ctx, job, requireUserId(request)),
+    async (request) => {
+      const userId = requireUserId(request);
+      const status = await requestArchive(ctx, job, userId);
+      // The archive's id only: what it holds is the person's data, never the log's (X8).
+      await writeAudit(ctx.database.db, {
+        action: "account.archive_requested",
+        userId,
+        objectId: status.id,
+        request,
+      });
+      return status;
+    },
   );
   r.post(
     ARCHIVE_API.import,
@@ -70,7 +81,14 @@ export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): vo
     ARCHIVE_API.download,
     { config: { access: "user" }, schema: { params: ParamsSchema } },
     async (request, reply) => {
-      const { data, row } = await openArchive(ctx, requireUserId(request), request.params.id);
+      const userId = requireUserId(request);
+      const { data, row } = await openArchive(ctx, userId, request.params.id);
+      await writeAudit(ctx.database.db, {
+        action: "account.archive_downloaded",
+        userId,
+        objectId: row.id,
+        request,
+      });
       const day = row.readyAt?.toISOString().slice(0, 10) ?? "archive";
       const name = `tonus-data-${day}.zip`;
       return reply

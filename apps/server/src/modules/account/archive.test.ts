@@ -5,7 +5,7 @@ import { ARCHIVE_API, BILLING_API } from "@tonus/contract";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { dataArchives, mailOutbox } from "../../db/schema.ts";
+import { auditLog, dataArchives, mailOutbox } from "../../db/schema.ts";
 import { deleteUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
@@ -102,6 +102,26 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
         (c: { valueQuantity: { value: number } }) => c.valueQuantity.value,
       ),
     ).toEqual([128, 82]);
+
+    // X8: the request and the download are in the audit log, by archive id, with nothing personal.
+    const audit = await app.ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.userId, user.userId))
+      .orderBy(auditLog.id);
+    const entries = audit.filter((a) => a.action.startsWith("account.archive_"));
+    expect(entries.map((a) => [a.action, a.objectId])).toEqual([
+      ["account.archive_requested", status.id],
+      ["account.archive_requested", status.id],
+      ["account.archive_downloaded", status.id],
+    ]);
+    for (const entry of entries) {
+      expect(entry.requestId).toBeTruthy();
+      expect(entry.meta).toEqual({});
+      const text = JSON.stringify(entry);
+      expect(text).not.toContain(user.email);
+      expect(text).not.toContain("calc");
+    }
 
     const other = (await createTestUser(app.ctx.database)).client(app);
     expect((await other.get(status.download_url)).statusCode).toBe(404);

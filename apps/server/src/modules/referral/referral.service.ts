@@ -186,6 +186,8 @@ export async function inviteFriend(
     try {
       await ctx.services.mailer.send({
         to: input.email,
+        // The inviter's mail: their deletion takes the friend's address out of the outbox too (X5).
+        userId: input.userId,
         subject: translate(input.locale, "mail.invitation.subject", { inviter: name }),
         text: translate(input.locale, "mail.invitation.body", {
           inviter: name,
