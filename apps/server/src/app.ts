@@ -80,7 +80,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     options.mailer ??
     createMailer({ db: database.db, smtpUrl: config.SMTP_URL, from: config.MAIL_FROM, log: app.log });
   const registry = new UserDataRegistry();
-  const jobs = createJobRunner(database, app.log);
+  // With its own embedded database, this process holds the data-directory lock: nobody else works jobs.
+  const jobs = createJobRunner(database, app.log, {
+    isSoleProcess: !options.database && Boolean(database.pglite),
+  });
   const events = createEventBus(database.db, jobs, app.log);
   const ctx: AppContext = {
     config,

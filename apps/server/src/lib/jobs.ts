@@ -25,7 +25,7 @@ export type JobRef<T extends object> = {
 
 export type JobOptions = Pick<
   QueueOptions,
-  "retryLimit" | "retryDelay" | "retryBackoff" | "retryDelayMax" | "expireInSeconds"
+  "retryLimit" | "retryDelay" | "retryBackoff" | "retryDelayMax" | "expireInSeconds" | "heartbeatSeconds"
 > & {
   /** Also run on this cron schedule (UTC, minute resolution), once across all instances. */
   cron?: string;
@@ -69,7 +69,23 @@ const NAME_RE = /^[a-z][a-z0-9_.-]{0,99}$/;
 
 type Definition = { handler: JobHandler<object>; options: JobOptions };
 
-export function createJobRunner(database: Database, log: Logger): JobRunner {
+export type JobRunnerOptions = {
+  /**
+   * This process alone uses the database (the embedded one, under the data-directory lock): a job still
+   * `active` at start was being worked by a process that died, so it is failed and retried at once
+   * instead of waiting out its expiry.
+   */
+  isSoleProcess?: boolean;
+};
+
+/** How often pg-boss looks for jobs whose worker stopped sending heartbeats (PostgreSQL). */
+const SUPERVISE_INTERVAL_S = 15;
+
+export function createJobRunner(
+  database: Database,
+  log: Logger,
+  runnerOptions: JobRunnerOptions = {},
+): JobRunner {
   const boss = database.pglite
     ? new PgBoss({ db: fromPglite(database.pglite), useListenNotify: true })
     : new PgBoss({
@@ -77,6 +93,7 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
         max: 3,
         useListenNotify: true,
         application_name: "tonus-jobs",
+        superviseIntervalSeconds: SUPERVISE_INTERVAL_S,
       });
   boss.on("error", (err) => log.error({ err }, "job runner error"));
   boss.on("warning", (warning) => log.warn({ warning }, "job runner warning"));
@@ -88,8 +105,15 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
   let starting: Promise<void> | undefined;
 
   async function ensureQueue(name: string, options: JobOptions): Promise<void> {
-    const { cron: _cron, batchSize: _batchSize, ...queueOptions } = options;
-    const queue = { ...queueOptions, notify: true };
+    const { cron: _cron, batchSize: _batchSize, heartbeatSeconds, ...queueOptions } = options;
+    // Heartbeats tell another server that a worker died (PostgreSQL). The embedded database has one
+    // process, which recovers its own jobs at start; there a long transaction would also hold back the
+    // heartbeat and get a live job failed.
+    const queue = {
+      ...queueOptions,
+      ...(heartbeatSeconds && !database.pglite ? { heartbeatSeconds } : {}),
+      notify: true,
+    };
     if (await boss.getQueue(name)) {
       await boss.updateQueue(name, queue);
       return;
@@ -117,6 +141,20 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
     });
   }
 
+  /** Jobs left `active` by a process that died: failed (a retry, as pg-boss counts it) and due at once. */
+  async function retryOrphanedJobs(): Promise<void> {
+    const { rows } = await database.query<{ name: string; id: string }>(
+      "select name, id::text as id from pgboss.job where state = 'active'",
+    );
+    for (const { name, id } of rows) {
+      if (!definitions.has(name)) continue;
+      await boss.fail(name, id, { message: "the process working this job stopped" });
+      await boss.update(name, undefined, { id, startAfter: new Date() });
+    }
+    if (rows.length > 0)
+      log.warn({ jobs: rows.length }, "jobs left running by a stopped process are retried");
+  }
+
   const runner: JobRunner = {
     boss,
     get started() {
@@ -141,6 +179,7 @@ export function createJobRunner(database: Database, log: Logger): JobRunner {
           await ensureQueue(name, def.options);
           if (def.options.cron) await boss.schedule(name, def.options.cron, {}, { tz: "UTC" });
         }
+        if (runnerOptions.isSoleProcess) await retryOrphanedJobs();
         started = true;
       })();
       await starting;

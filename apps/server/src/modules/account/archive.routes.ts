@@ -8,7 +8,7 @@ import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { importArchiveFile, removeStaleUploads } from "./archive.import.ts";
 import {
-  ARCHIVE_RETRIES,
+  ARCHIVE_JOB_RETRIES,
   archiveStatus,
   expireArchives,
   openArchive,
@@ -24,12 +24,22 @@ const ParamsSchema = z.object({ id: z.uuid() });
  * import into an empty account.
  */
 export function registerArchiveRoutes(app: FastifyInstance, ctx: AppContext): void {
+  // Failures are counted on the archive row (ARCHIVE_RETRIES); pg-boss's own retries also cover runs a
+  // killed process left behind, so they are many and quick. A dead worker is noticed at the next start
+  // (embedded database) or by its missing heartbeat (PostgreSQL), not after the hour's expiry.
   const job = ctx.services.jobs.defineJob<{ archiveId: string }>(
     "account.archive",
-    async (data, run) => {
-      if (typeof data.archiveId === "string") await packArchive(ctx, data.archiveId, run.retryCount);
+    async (data) => {
+      if (typeof data.archiveId === "string") await packArchive(ctx, data.archiveId);
     },
-    { retryLimit: ARCHIVE_RETRIES, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 },
+    {
+      retryLimit: ARCHIVE_JOB_RETRIES,
+      retryDelay: 5,
+      retryBackoff: true,
+      retryDelayMax: 120,
+      expireInSeconds: 3600,
+      heartbeatSeconds: 15,
+    },
   );
   ctx.services.jobs.defineJob(
     "account.archive-expiry",

@@ -1,20 +1,31 @@
 import fs from "node:fs/promises";
 import { ARCHIVE_API, type ArchiveStatus } from "@tonus/contract";
-import { and, desc, eq, inArray, lte } from "drizzle-orm";
+import { and, desc, eq, isNotNull, isNull, lte, sql } from "drizzle-orm";
 import { dataArchives, users } from "../../db/schema.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { translate } from "../../lib/i18n.ts";
 import type { JobRef } from "../../lib/jobs.ts";
 import { exportUserData, registryEnv } from "../../lib/registry.ts";
-import { archivePath, deleteArchiveFile, newArchiveName, writeArchiveFile } from "./archive.files.ts";
+import {
+  archivePath,
+  deleteArchiveFile,
+  newArchiveName,
+  removeArchiveTempFiles,
+  removeOrphanArchiveFiles,
+  writeArchiveFile,
+} from "./archive.files.ts";
 import { ARCHIVE_README, toCsv, toFhirBundle } from "./archive.format.ts";
 import { buildZip, type ZipEntry } from "./zip.ts";
 
 /** Spec §9: an archive is ready within 24 hours; it can be downloaded for 24 hours after that. */
 export const ARCHIVE_TTL_MS = 24 * 3600_000;
-/** pg-boss retries a failed packing this many times before the archive is marked failed. */
+/** Packing attempts that may fail with an error before the archive is marked failed. */
 export const ARCHIVE_RETRIES = 3;
+/** pg-boss's retries of the packing job: failures and runs a killed process left behind alike. */
+export const ARCHIVE_JOB_RETRIES = 50;
+/** A "ready" mail still owed this long after the archive was ready is sent by the hourly sweep. */
+const OWED_MAIL_AFTER_MS = 10 * 60_000;
 
 type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
 type Row = typeof dataArchives.$inferSelect;
@@ -92,54 +103,96 @@ export async function buildArchive(ctx: Ctx, userId: string): Promise<Buffer> {
 }
 
 /**
- * The packing job: idempotent (a finished archive is left alone; a rerun after a crash writes a new file
- * and only then points the row at it). The last failed attempt marks the archive failed.
+ * The packing job, idempotent and resumable (RELIABILITY F6):
+ * - the file name is recorded on the row before the file is written, so a crash between the write and
+ *   the row update leaves no orphan: the next run writes the same name again, and deletion or expiry
+ *   find it;
+ * - `failures` counts attempts that failed with an error; after ARCHIVE_RETRIES of them the archive is
+ *   failed (a killed process is no failure: its run is simply repeated);
+ * - the "ready" e-mail is its own step, owed until `notified_at` is set: a run after a failed mail sends
+ *   it again instead of finding the archive ready and leaving.
  */
-export async function packArchive(ctx: Ctx, archiveId: string, retryCount: number): Promise<void> {
+export async function packArchive(ctx: Ctx, archiveId: string): Promise<void> {
   const db = ctx.database.db;
   const [row] = await db.select().from(dataArchives).where(eq(dataArchives.id, archiveId));
+  if (row?.status === "ready" && row.notifiedAt === null) return mailArchiveReady(ctx, row);
   if (row?.status !== "packing") return;
-  try {
-    const zip = await buildArchive(ctx, row.userId);
-    const name = newArchiveName();
-    await writeArchiveFile(ctx.config.filesDir, name, zip);
-    const now = new Date();
-    const [updated] = await db
+  const filesDir = ctx.config.filesDir;
+  let name = row.fileName;
+  if (!name) {
+    const [named] = await db
       .update(dataArchives)
-      .set({
-        status: "ready",
-        fileName: name,
-        sizeBytes: zip.length,
-        readyAt: now,
-        expiresAt: new Date(now.getTime() + ARCHIVE_TTL_MS),
-      })
+      .set({ fileName: newArchiveName() })
       .where(and(eq(dataArchives.id, archiveId), eq(dataArchives.status, "packing")))
       .returning();
-    if (!updated) {
-      // Deleted (or finished by another worker) meanwhile: this file belongs to nobody.
-      await deleteArchiveFile(ctx.config.filesDir, name);
-      return;
-    }
-    const [user] = await db
-      .select({ email: users.email, language: users.newsletterLanguage })
-      .from(users)
-      .where(eq(users.id, row.userId));
-    if (user) {
-      const locale = user.language === "ru" ? "ru" : "en";
-      const link = `${ctx.config.PUBLIC_URL ?? ""}/user/profile`;
-      await ctx.services.mailer.send({
-        to: user.email,
-        userId: row.userId,
-        subject: translate(locale, "mail.archive_ready.subject"),
-        text: translate(locale, "mail.archive_ready.body", { link }),
-      });
-    }
-  } catch (error) {
-    ctx.log.warn({ err: error, archiveId, retryCount }, "archive packing failed");
-    if (retryCount >= ARCHIVE_RETRIES)
-      await db.update(dataArchives).set({ status: "failed" }).where(eq(dataArchives.id, archiveId));
-    throw error;
+    if (!named?.fileName) return;
+    name = named.fileName;
   }
+  await removeArchiveTempFiles(filesDir, name);
+  let size: number;
+  try {
+    const zip = await buildArchive(ctx, row.userId);
+    await writeArchiveFile(filesDir, name, zip);
+    size = zip.length;
+  } catch (error) {
+    ctx.log.warn({ err: error, archiveId }, "archive packing failed");
+    const [counted] = await db
+      .update(dataArchives)
+      .set({ failures: sql`${dataArchives.failures} + 1` })
+      .where(and(eq(dataArchives.id, archiveId), eq(dataArchives.status, "packing")))
+      .returning();
+    if (!counted || counted.failures < ARCHIVE_RETRIES) throw error;
+    // Out of attempts: "Failed to create a new archive", and no retry after this one.
+    await db
+      .update(dataArchives)
+      .set({ status: "failed", fileName: null })
+      .where(and(eq(dataArchives.id, archiveId), eq(dataArchives.status, "packing")));
+    // Whatever was written goes now, or with the hourly sweep of files no row names.
+    await deleteArchiveFile(filesDir, name).catch(() => {});
+    return;
+  }
+  const now = new Date();
+  const [updated] = await db
+    .update(dataArchives)
+    .set({
+      status: "ready",
+      sizeBytes: size,
+      readyAt: now,
+      expiresAt: new Date(now.getTime() + ARCHIVE_TTL_MS),
+    })
+    .where(and(eq(dataArchives.id, archiveId), eq(dataArchives.status, "packing")))
+    .returning();
+  if (!updated) {
+    // The account was deleted meanwhile (its removal may have run before this file existed); an archive
+    // another run finished keeps its file, which has the same name.
+    const [still] = await db.select().from(dataArchives).where(eq(dataArchives.id, archiveId));
+    if (!still) await deleteArchiveFile(filesDir, name);
+    return;
+  }
+  await mailArchiveReady(ctx, updated);
+}
+
+/** The "archive ready" e-mail, then the mark that it went; a failure leaves it owed (the job retries). */
+async function mailArchiveReady(ctx: Ctx, row: Row): Promise<void> {
+  const db = ctx.database.db;
+  const [user] = await db
+    .select({ email: users.email, language: users.newsletterLanguage })
+    .from(users)
+    .where(eq(users.id, row.userId));
+  if (user) {
+    const locale = user.language === "ru" ? "ru" : "en";
+    const link = `${ctx.config.PUBLIC_URL ?? ""}/user/profile`;
+    await ctx.services.mailer.send({
+      to: user.email,
+      userId: row.userId,
+      subject: translate(locale, "mail.archive_ready.subject"),
+      text: translate(locale, "mail.archive_ready.body", { link }),
+    });
+  }
+  await db
+    .update(dataArchives)
+    .set({ notifiedAt: new Date() })
+    .where(and(eq(dataArchives.id, row.id), isNull(dataArchives.notifiedAt)));
 }
 
 /** The owner's ready archive file, or 404 for anyone else, an unknown id or an expired archive (X4). */
@@ -157,15 +210,20 @@ export async function openArchive(ctx: Ctx, userId: string, archiveId: string) {
   }
 }
 
-/** Hourly: expired archives lose their file; archives stuck in packing past 24 h are failed. */
+/**
+ * Hourly: expired archives lose their file; archives stuck in packing past 24 h are failed; "ready" mails
+ * still owed (every retry of the job failed to send) are sent; archive files and temporary files no row
+ * names, older than an hour, are removed.
+ */
 export async function expireArchives(ctx: Ctx, now = new Date()): Promise<void> {
   const db = ctx.database.db;
+  const filesDir = ctx.config.filesDir;
   const expired = await db
     .select()
     .from(dataArchives)
     .where(and(eq(dataArchives.status, "ready"), lte(dataArchives.expiresAt, now)));
   for (const row of expired) {
-    if (row.fileName) await deleteArchiveFile(ctx.config.filesDir, row.fileName);
+    if (row.fileName) await deleteArchiveFile(filesDir, row.fileName);
     await db
       .update(dataArchives)
       .set({ status: "expired", fileName: null })
@@ -173,11 +231,40 @@ export async function expireArchives(ctx: Ctx, now = new Date()): Promise<void> 
   }
   await db
     .update(dataArchives)
-    .set({ status: "failed" })
+    .set({ status: "failed", fileName: null })
     .where(
       and(
-        inArray(dataArchives.status, ["packing"]),
+        eq(dataArchives.status, "packing"),
         lte(dataArchives.requestedAt, new Date(now.getTime() - ARCHIVE_TTL_MS)),
       ),
     );
+  const owed = await db
+    .select()
+    .from(dataArchives)
+    .where(
+      and(
+        eq(dataArchives.status, "ready"),
+        isNull(dataArchives.notifiedAt),
+        lte(dataArchives.readyAt, new Date(now.getTime() - OWED_MAIL_AFTER_MS)),
+      ),
+    );
+  for (const row of owed) {
+    try {
+      await mailArchiveReady(ctx, row);
+    } catch (error) {
+      ctx.log.warn(
+        { err: error, archiveId: row.id },
+        "the archive-ready mail could not be sent; tried again hourly",
+      );
+    }
+  }
+  const named = await db
+    .select({ fileName: dataArchives.fileName })
+    .from(dataArchives)
+    .where(isNotNull(dataArchives.fileName));
+  await removeOrphanArchiveFiles(
+    filesDir,
+    new Set(named.flatMap((r) => (r.fileName ? [r.fileName] : []))),
+    now,
+  );
 }

@@ -6,12 +6,13 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import { auditLog, dataArchives, mailOutbox } from "../../db/schema.ts";
+import { createMailer, type Mailer } from "../../lib/mailer.ts";
 import { deleteUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { toCsv } from "./archive.format.ts";
-import { buildArchive, expireArchives, packArchive } from "./archive.service.ts";
+import { ARCHIVE_RETRIES, buildArchive, expireArchives, packArchive } from "./archive.service.ts";
 import { readZip } from "./zip.ts";
 
 describe("archive CSV (RELIABILITY X2)", () => {
@@ -41,14 +42,34 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
   let user: TestUser;
   const filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-archive-"));
 
+  /** The next this-many mails fail, as an SMTP server that is down would make them. */
+  let failMails = 0;
+  let outbox: Mailer | undefined;
+  const mailer: Mailer = {
+    send: async (mail) => {
+      if (failMails > 0) {
+        failMails--;
+        throw new Error("SMTP server unavailable");
+      }
+      outbox ??= createMailer({ db: app.ctx.database.db, from: "Tonus <t@t>", log: app.log });
+      await outbox.send(mail);
+    },
+  };
+
   beforeAll(async () => {
-    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir }, { workJobs: false });
+    app = await buildTestApp(
+      await getTestDatabase(backend),
+      { FILES_DIR: filesDir },
+      { workJobs: false, mailer },
+    );
   });
   afterAll(async () => {
     await app.close();
     fs.rmSync(filesDir, { recursive: true, force: true });
   });
   beforeEach(async () => {
+    failMails = 0;
+    fs.rmSync(path.join(filesDir, "archives"), { recursive: true, force: true });
     await resetDatabase(app.ctx.database);
     user = await createTestUser(app.ctx.database, { name: "=cmd|' /C calc'!A0" });
     await app.ctx.database.query(
@@ -63,7 +84,7 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
       .from(dataArchives)
       .where(eq(dataArchives.userId, user.userId));
     if (!row) throw new Error("no archive row");
-    await packArchive(app.ctx, row.id, 0);
+    await packArchive(app.ctx, row.id);
     const [packed] = await app.ctx.database.db.select().from(dataArchives).where(eq(dataArchives.id, row.id));
     return path.join(filesDir, "archives", packed?.fileName ?? "missing");
   }
@@ -146,6 +167,89 @@ describe.each(BACKENDS)("data-export archive on %s", (backend) => {
       expect(strip(afterJson.sections[section].tables[table]), table).toEqual(
         strip(json.sections[section].tables[table]),
       );
+  });
+
+  async function latestRow() {
+    const [row] = await app.ctx.database.db
+      .select()
+      .from(dataArchives)
+      .where(eq(dataArchives.userId, user.userId));
+    if (!row) throw new Error("no archive row");
+    return row;
+  }
+  const archiveMails = async () =>
+    (await app.ctx.database.db.select().from(mailOutbox).where(eq(mailOutbox.to, user.email))).length;
+
+  it("sends the ready mail on the retry after it failed, and never fails a ready archive", async () => {
+    await user.client(app).post(ARCHIVE_API.archive);
+    const { id } = await latestRow();
+    failMails = ARCHIVE_RETRIES + 2;
+    // Every run of the job fails at the mail, the last retry included: the archive stays ready.
+    for (let run = 0; run <= ARCHIVE_RETRIES; run++)
+      await expect(packArchive(app.ctx, id)).rejects.toThrow("SMTP server unavailable");
+    expect(await latestRow()).toMatchObject({ status: "ready", notifiedAt: null, failures: 0 });
+    expect((await user.client(app).get(ARCHIVE_API.archive)).json()).toMatchObject({ status: "ready" });
+    expect(await archiveMails()).toBe(0);
+    // The next run, the mail server back: the owed mail goes, once.
+    failMails = 1;
+    await expect(packArchive(app.ctx, id)).rejects.toThrow();
+    await packArchive(app.ctx, id);
+    expect(await archiveMails()).toBe(1);
+    expect((await latestRow()).notifiedAt).toBeInstanceOf(Date);
+    await packArchive(app.ctx, id);
+    await expireArchives(app.ctx, new Date(Date.now() + 3600_000));
+    expect(await archiveMails()).toBe(1);
+  });
+
+  it("sends a ready mail that every retry failed to send from the hourly sweep", async () => {
+    await user.client(app).post(ARCHIVE_API.archive);
+    const { id } = await latestRow();
+    failMails = 1;
+    await expect(packArchive(app.ctx, id)).rejects.toThrow();
+    await expireArchives(app.ctx, new Date(Date.now() + 60_000));
+    expect(await archiveMails()).toBe(0);
+    await expireArchives(app.ctx, new Date(Date.now() + 15 * 60_000));
+    expect(await archiveMails()).toBe(1);
+  });
+
+  it("fails an archive only after its attempts are used up (Failed to create a new archive)", async () => {
+    await user.client(app).post(ARCHIVE_API.archive);
+    const { id } = await latestRow();
+    // A file where the archives folder should be: every write fails.
+    fs.mkdirSync(filesDir, { recursive: true });
+    fs.writeFileSync(path.join(filesDir, "archives"), "not a folder");
+    for (let run = 1; run < ARCHIVE_RETRIES; run++) {
+      await expect(packArchive(app.ctx, id)).rejects.toThrow();
+      expect(await latestRow()).toMatchObject({ status: "packing", failures: run });
+    }
+    await packArchive(app.ctx, id);
+    expect(await latestRow()).toMatchObject({ status: "failed", fileName: null });
+    expect((await user.client(app).get(ARCHIVE_API.archive)).json()).toMatchObject({ status: "failed" });
+  });
+
+  it("leaves no orphan when a run died after writing the file, and sweeps files no row names", async () => {
+    await user.client(app).post(ARCHIVE_API.archive);
+    const { id } = await latestRow();
+    // An earlier run named the file, wrote it (and a temporary file) and was killed before the update.
+    const name = `${"b".repeat(32)}.zip`;
+    await app.ctx.database.db.update(dataArchives).set({ fileName: name }).where(eq(dataArchives.id, id));
+    const dir = path.join(filesDir, "archives");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, name), "half a zip");
+    fs.writeFileSync(path.join(dir, `${name}.0a1b2c3d.tmp`), "half a zip");
+    await packArchive(app.ctx, id);
+    expect(await latestRow()).toMatchObject({ status: "ready", fileName: name });
+    expect(fs.readdirSync(dir)).toEqual([name]);
+    expect((await readZip(fs.readFileSync(path.join(dir, name)))).has("account.json")).toBe(true);
+
+    // A zip and a temporary file nobody names (a crash or a race with a deletion): gone after an hour.
+    const stray = `${"c".repeat(32)}.zip`;
+    fs.writeFileSync(path.join(dir, stray), "x");
+    fs.writeFileSync(path.join(dir, `${stray}.deadbeef.tmp`), "x");
+    await expireArchives(app.ctx, new Date(Date.now() + 30 * 60_000));
+    expect(fs.readdirSync(dir).sort()).toEqual([name, stray, `${stray}.deadbeef.tmp`].sort());
+    await expireArchives(app.ctx, new Date(Date.now() + 2 * 3600_000 - 60_000));
+    expect(fs.readdirSync(dir)).toEqual([name]);
   });
 
   it("expires the download after 24 hours and removes the file", async () => {
