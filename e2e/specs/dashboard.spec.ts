@@ -1,7 +1,9 @@
 // The charts dashboard (issue 5) in Chromium, in English and Russian: a visitor and a free user see the
 // demo with locked charts and upgrade prompts; a customer (bought through the sandbox provider) adds,
-// moves and removes charts, switches periods, filters by tag, hits the 8-parameter limit, exports the
-// table and types a value in; logout puts the date picker back to 7 days. axe on both tabs and the
+// moves and removes charts, switches periods (days, weeks, months), filters by tag (on My health data
+// only), hits the 8-parameter limit, pages and exports the table, types a value in and sets which
+// source counts; logout puts the date picker back to 7 days, also after a reload and the next sign-in;
+// a customer without recent data reads "No data for the last 12 days". axe on both tabs and the
 // add-chart dialog. Nothing is mocked: the e2e server runs the real API with BILLING_MODE=sandbox.
 import fs from "node:fs";
 import AxeBuilder from "@axe-core/playwright";
@@ -10,7 +12,7 @@ import { API, type ChartFlows, type DashboardLayout } from "@tonus/contract";
 import { dashboardPage } from "../pages/dashboard.page.ts";
 import { addDays, becomeCustomer, localDayOf, seedDashboardData, weekOf } from "../support/dashboard.ts";
 import { LANGS, tr } from "../support/i18n.ts";
-import { newUser, registerViaApi } from "../support/seed.ts";
+import { csrfHeaders, newUser, registerViaApi } from "../support/seed.ts";
 
 const TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
 
@@ -108,9 +110,24 @@ for (const { lang, browserLocale } of LANGS) {
     }) => {
       test.setTimeout(180_000);
       const origin = baseURL ?? "";
-      await registerViaApi(page.request, newUser(`dash-${lang}`), origin);
+      const user = newUser(`dash-${lang}`);
+      await registerViaApi(page.request, user, origin);
       await becomeCustomer(page.request, origin);
       const days = await seedDashboardData(page.request, origin);
+      // Heart rate typed in on a measured day: two sources of one metric, so the source order matters.
+      const typedAt = new Date(Date.now() - 86_400_000);
+      typedAt.setUTCHours(9, 0, 0, 0);
+      const typed = await page.request.post(API.chartValues, {
+        data: {
+          client_id: crypto.randomUUID(),
+          metric: "heart_rate",
+          value: 71,
+          unit: "bpm",
+          at: typedAt.toISOString(),
+        },
+        headers: await csrfHeaders(page.request, origin),
+      });
+      expect(typed.status()).toBe(201);
       const flows = await readJson<ChartFlows>(page, API.chartFlows);
       expect(flows.demo).toBe(false);
       const title = (id: string) => flows.items.find((i) => i.id === id)?.title[lang] ?? id;
@@ -143,6 +160,14 @@ for (const { lang, browserLocale } of LANGS) {
         coverage(measuredWeeks.size, allWeeks.size, "week"),
       );
       await expect(page.getByRole("table", { name: t("dashboard.table.caption_week") })).toBeVisible();
+      // Months: the calendar months the 30 days touch, those with a measurement counted.
+      const allMonths = new Set(Array.from({ length: 30 }, (_, i) => addDays(today, -i).slice(0, 7)));
+      const measuredMonths = new Set(days.measurements.map((d) => d.slice(0, 7)));
+      await dashboard.period("month").check();
+      await expect(dashboard.coverage(title("stress"))).toHaveText(
+        coverage(measuredMonths.size, allMonths.size, "month"),
+      );
+      await expect(page.getByRole("table", { name: t("dashboard.table.caption_month") })).toBeVisible();
       await dashboard.period("day").check();
       await expect(dashboard.statsTable).toBeVisible();
       await expectNoAxeViolations(page, "health (customer)");
@@ -170,8 +195,41 @@ for (const { lang, browserLocale } of LANGS) {
       const expected = new Set([...days.measurements, ...days.weights, ...days.bp]);
       expect(rows.map((r) => r.split(",")[0]).sort()).toEqual([...expected].sort());
 
-      // My graphs: add a chart from the dialog (axe with it open), move it up, remove it with undo.
+      // Paging: four more days of steps make 14 rows, two pages of 10.
+      expect(expected.size).toBe(10);
+      const stepHeaders = await csrfHeaders(page.request, origin);
+      for (const daysAgo of [7, 8, 10, 11]) {
+        const at = new Date(Date.now() - daysAgo * 86_400_000);
+        at.setUTCHours(9, 0, 0, 0);
+        const res = await page.request.post(API.chartValues, {
+          data: {
+            client_id: crypto.randomUUID(),
+            metric: "steps",
+            value: 4000 + daysAgo,
+            unit: "steps",
+            at: at.toISOString(),
+          },
+          headers: stepHeaders,
+        });
+        expect(res.status()).toBe(201);
+      }
+      await page.reload();
+      const pager = page.getByRole("navigation", { name: t("dashboard.table.pages_label") });
+      await expect(pager.getByText(t("dashboard.table.page", { page: 1, pages: 2 }))).toBeVisible();
+      await expect(dashboard.statsTable.locator("tbody tr")).toHaveCount(10);
+      await expect(pager.getByRole("button", { name: t("dashboard.table.previous") })).toBeDisabled();
+      await pager.getByRole("button", { name: t("dashboard.table.next") }).click();
+      await expect(pager.getByText(t("dashboard.table.page", { page: 2, pages: 2 }))).toBeVisible();
+      await expect(dashboard.statsTable.locator("tbody tr")).toHaveCount(4);
+      await expect(pager.getByRole("button", { name: t("dashboard.table.next") })).toBeDisabled();
+      await pager.getByRole("button", { name: t("dashboard.table.previous") }).click();
+      await expect(pager.getByText(t("dashboard.table.page", { page: 1, pages: 2 }))).toBeVisible();
+      await expect(dashboard.tag("coffee")).toBeVisible();
+
+      // My graphs: add a chart from the dialog (axe with it open), move it up and down, remove it with
+      // undo. Tag filters belong to My health data only (spec §5).
       await dashboard.tab("graphs").click();
+      await expect(page.getByRole("group", { name: t("dashboard.tags.legend") })).toHaveCount(0);
       const water = title("water");
       await dashboard.addChartButton.click();
       await expect(dashboard.addDialog).toBeVisible();
@@ -187,6 +245,15 @@ for (const { lang, browserLocale } of LANGS) {
       await expect.poll(() => dashboard.chartOrder()).toEqual([...before.slice(0, -2), water, before.at(-2)]);
       const stored = await readJson<DashboardLayout>(page, API.chartLayout);
       expect(stored.charts.map((c) => c.item).slice(-2)).toEqual(["water", "weight"]);
+      await dashboard.chartButton("move_down", water).click();
+      await expect.poll(() => dashboard.chartOrder()).toEqual(before);
+      await expect
+        .poll(async () =>
+          (await readJson<DashboardLayout>(page, API.chartLayout)).charts.map((c) => c.item).slice(-2),
+        )
+        .toEqual(["weight", "water"]);
+      // At the bottom, "Move down" is off.
+      await expect(dashboard.chartButton("move_down", water)).toBeDisabled();
 
       await dashboard.chartButton("remove", water).click();
       await expect(
@@ -206,7 +273,34 @@ for (const { lang, browserLocale } of LANGS) {
           },
         )
         .not.toContain("water");
+      // Which source counts: heart rate comes from measurements first by default; the person puts
+      // their own typed values first, and the server keeps that order.
+      const heartRate = flows.items.find((i) => i.id === "heart_rate");
+      const sourceName = (key: string) =>
+        heartRate?.sources.find((s) => s.source.key === key)?.source.name[lang] ?? key;
+      const priority = page.getByRole("region", { name: t("dashboard.priority.title") });
+      const hrSources = priority.getByRole("list", {
+        name: t("dashboard.priority.list_label", { title: title("heart_rate") }),
+      });
+      await expect(hrSources.getByRole("listitem")).toHaveCount(2);
+      await expect(hrSources.getByRole("listitem").first()).toContainText(sourceName("measurement"));
       await expectNoAxeViolations(page, "graphs (customer)");
+      await priority
+        .getByRole("button", {
+          name: t("dashboard.priority.move_up_named", {
+            source: sourceName("manual"),
+            title: title("heart_rate"),
+          }),
+        })
+        .click();
+      await expect(hrSources.getByRole("listitem").first()).toContainText(sourceName("manual"));
+      await expect
+        .poll(async () => (await readJson<DashboardLayout>(page, API.chartLayout)).source_priority.heart_rate)
+        .toEqual(["manual", "measurement"]);
+      await priority
+        .getByRole("button", { name: t("dashboard.priority.reset_named", { title: title("heart_rate") }) })
+        .click();
+      await expect(hrSources.getByRole("listitem").first()).toContainText(sourceName("measurement"));
 
       // Typing a value in: checked like the server does, stored in SI, shown in the person's units.
       const manual = page.getByRole("region", { name: t("dashboard.manual.title") });
@@ -235,6 +329,58 @@ for (const { lang, browserLocale } of LANGS) {
       await expect(page.getByRole("heading", { level: 1, name: t("dashboard.title") })).toBeVisible();
       await expect(dashboard.demoBanner).toBeVisible();
       await expect(dashboard.preset("last_7_days")).toBeChecked();
+      // The reset outlives a fresh page load and greets the next sign-in…
+      await page.reload();
+      await expect(dashboard.preset("last_7_days")).toBeChecked();
+      const signin = await page.request.post(API.signin, {
+        data: { email: user.email, password: user.password },
+        headers: await csrfHeaders(page.request, origin),
+      });
+      expect(signin.ok(), await signin.text()).toBe(true);
+      await page.goto("/dashboard");
+      await expect(page.getByRole("heading", { level: 1, name: t("dashboard.title") })).toBeVisible();
+      await expect(dashboard.demoBanner).toHaveCount(0);
+      await expect(dashboard.preset("last_7_days")).toBeChecked();
+      // …until the person picks a range: then a new page load opens on the last 30 days again.
+      await dashboard.preset("last_3_months").check();
+      await page.reload();
+      await expect(dashboard.preset("last_30_days")).toBeChecked();
+    });
+
+    test("a customer without recent data is told so and where data comes from (spec §8)", async ({
+      page,
+      baseURL,
+    }) => {
+      const origin = baseURL ?? "";
+      await registerViaApi(page.request, newUser(`dash-empty-${lang}`), origin);
+      await becomeCustomer(page.request, origin);
+      const dashboard = dashboardPage(page, lang);
+      await dashboard.open();
+      const notice = page.getByRole("status").filter({ hasText: t("dashboard.no_data_12_days") });
+      await expect(notice).toBeVisible();
+      await expect(notice.getByRole("link", { name: t("dashboard.no_data.measure") })).toBeVisible();
+      await expect(notice.getByRole("link", { name: t("dashboard.no_data.sources") })).toBeVisible();
+      await expectNoAxeViolations(page, "no data");
+      // A value 20 days old is not recent either: the notice says which day the newest data is from.
+      const at = new Date(Date.now() - 20 * 86_400_000);
+      at.setUTCHours(9, 0, 0, 0);
+      const res = await page.request.post(API.chartValues, {
+        data: {
+          client_id: crypto.randomUUID(),
+          metric: "weight",
+          value: 70,
+          unit: "kg",
+          at: at.toISOString(),
+        },
+        headers: await csrfHeaders(page.request, origin),
+      });
+      expect(res.status()).toBe(201);
+      await page.reload();
+      await expect(notice).toBeVisible();
+      await expect(notice.getByText(dashboard.pattern("dashboard.no_data.last_day"))).toBeVisible();
+      // The notice leads to typing values in.
+      await notice.getByRole("button", { name: t("dashboard.no_data.manual") }).click();
+      await expect(page.getByRole("region", { name: t("dashboard.manual.title") })).toBeVisible();
     });
   });
 }

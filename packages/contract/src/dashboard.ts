@@ -6,6 +6,7 @@ import {
   type ChartItemKey,
   DISPLAY_UNITS,
   type DisplayUnit,
+  ENERGY_UNITS,
   METRIC_KEYS,
   type MetricKey,
 } from "./dashboard-metrics.ts";
@@ -108,6 +109,8 @@ export const ChartFlowsSchema = z.object({
   /** True when the caller is not a customer: every answer of the dashboard is the demo's. */
   demo: z.boolean(),
   units: z.enum(["metric", "imperial"]),
+  /** kcal or kJ: the unit energy values arrive in. */
+  energy_unit: z.enum(ENERGY_UNITS),
   time_zone: z.string(),
   categories: z.array(ChartCategorySchema),
   /** Spec "chart_flows each with a source": the items each source supplies. */

@@ -378,6 +378,7 @@ export async function getFlows(ctx: Ctx, viewer: Viewer): Promise<ChartFlows> {
   return {
     demo: viewer.demo,
     units: viewer.units,
+    energy_unit: viewer.energy,
     time_zone: viewer.tz,
     categories: METRIC_CATEGORIES.map((c, i) => ({
       id: c,

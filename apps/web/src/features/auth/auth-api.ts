@@ -22,7 +22,6 @@ export async function logout(queryClient: QueryClient): Promise<void> {
  */
 export function forgetEverything(queryClient: QueryClient): void {
   queryClient.clear();
-  resetDateRangeOnLogout();
   try {
     localStorage.clear();
     sessionStorage.clear();
@@ -30,5 +29,7 @@ export function forgetEverything(queryClient: QueryClient): void {
     // Storage may be unavailable (private mode); nothing was stored then.
   }
   rememberLanguage();
+  // After the clearing: the reset's marker must outlive it, so a reload still opens on 7 days.
+  resetDateRangeOnLogout();
   queryClient.setQueryData<SessionState>(["session"], { authenticated: false, user_type: "anonymous" });
 }

@@ -1,28 +1,13 @@
-import { type ChartItem, DASHBOARD_LIMITS, METRICS } from "@tonus/contract";
+import type { ChartItem } from "@tonus/contract";
 import { type ReactNode, useEffect, useId, useMemo } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { ChartView } from "./ChartView.tsx";
-import { buildDailyModel, buildIntradayModel, type ChartContext } from "./chart-model.ts";
+import { buildDailyModel, buildIntradayModel, type ChartContext, wantsIntraday } from "./chart-model.ts";
 import { type RangeRequest, useChartChunks, useIntraday } from "./dashboard-api.ts";
-import { daysBetween } from "./dates.ts";
 import { formatBucket, pick } from "./format.ts";
 import { markChartData, markChartDrawn } from "./perf-marks.ts";
-
-/** Intraday samples are shown for one metric over a few days by day, when the person has any. */
-function wantsIntraday(item: ChartItem, range: RangeRequest): boolean {
-  const metric = item.series[0]?.metric;
-  if (!metric || item.series.length !== 1) return false;
-  const def = METRICS[metric];
-  return (
-    "intraday" in def &&
-    def.intraday === true &&
-    range.period === "day" &&
-    range.tags.length === 0 &&
-    daysBetween(range.startDate, range.endDate) < DASHBOARD_LIMITS.intradayMaxDays
-  );
-}
 
 /**
  * One chart: every chunk of its data (with progress until the last arrives), then the plot, its legend

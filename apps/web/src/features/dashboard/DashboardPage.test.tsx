@@ -76,6 +76,7 @@ function flowsOf(demo: boolean): ChartFlows {
   return {
     demo,
     units: "metric",
+    energy_unit: "kcal",
     time_zone: "UTC",
     categories: ["scores", "hrv", "body", "nutrition", "sleep", "vitals"].map((id, i) => ({
       id,
@@ -177,6 +178,7 @@ function serve(options: {
       if (url.pathname === API.chartTable)
         return json(200, { demo: options.demo, parameters: [], results: [], page: 1, pages: 1, count: 0 });
       if (url.pathname === API.chartValues) return json(200, { results: [], count: 0 });
+      if (url.pathname === API.chartLayoutPriority) return json(200, {});
       if (url.pathname === API.chartLayoutCharts && method === "POST")
         return options.onAddChart?.() ?? json(201, { id: "c1", item: "water", position: 3 });
       return json(404, { error: "Not found", code: "not_found" });
@@ -280,6 +282,54 @@ describe("the dashboard page", { timeout: 30_000 }, () => {
     expect(asked).toHaveLength(9);
     expect(mostInFlight()).toBeLessThanOrEqual(4);
     expect(mostInFlight()).toBeGreaterThan(1);
+  });
+
+  it("shows each chart's sources in the order they win and saves a new order for every metric of it", async () => {
+    const source = (key: string, name: string) => ({
+      source: { key, name: { en: name, ru: name }, url: "/x/1/" },
+    });
+    const flows = () => {
+      const base = flowsOf(false);
+      return {
+        ...base,
+        items: base.items.map((i) =>
+          i.id === "sleep"
+            ? {
+                ...i,
+                sources: [
+                  source("apple_health", "Apple Health"),
+                  source("oura", "Oura"),
+                  source("garmin", "Garmin"),
+                ],
+              }
+            : i,
+        ),
+      };
+    };
+    const { calls } = serve({ demo: false, flows });
+    renderDashboard("/dashboard?tab=graphs");
+    const card = await screen.findByRole("region", { name: "Which source counts" });
+    const list = within(card).getByRole("list", { name: "Sources of Sleep, the first one counts" });
+    // Sleep's default order: the ring before the watch before the phone's copy.
+    expect(
+      within(list)
+        .getAllByRole("listitem")
+        .map((li) => li.firstChild?.textContent),
+    ).toEqual(["Oura", "Garmin", "Apple Health"]);
+    expect(within(card).getByText("Default order")).toBeTruthy();
+    expect(within(card).getByRole("button", { name: "Move Oura up for Sleep" })).toHaveProperty(
+      "disabled",
+      true,
+    );
+    fireEvent.click(within(card).getByRole("button", { name: "Move Apple Health up for Sleep" }));
+    await waitFor(() => expect(calls.filter((c) => c.method === "PUT")).toHaveLength(3));
+    // The chart's three metrics (asleep, deep, REM) each get the new order.
+    expect(calls.filter((c) => c.method === "PUT").map((c) => c.body)).toEqual(
+      ["sleep", "sleep_deep", "sleep_rem"].map((metric) => ({
+        metric,
+        sources: ["oura", "apple_health", "garmin"],
+      })),
+    );
   });
 
   it("asks again when the profile's units differ from the answers it holds (changed on another page)", async () => {

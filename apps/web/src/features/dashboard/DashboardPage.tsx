@@ -66,8 +66,12 @@ export default function DashboardPage() {
 
   // Units and time zone are the profile's: after a change elsewhere, answers cached before it are stale.
   const profile = useProfile();
-  const profileSettings = profile.data ? `${profile.data.units}|${profile.data.timezone}` : null;
-  const answeredSettings = flows.data ? `${flows.data.units}|${flows.data.time_zone}` : null;
+  const profileSettings = profile.data
+    ? `${profile.data.units}|${profile.data.energy_unit ?? "kcal"}|${profile.data.timezone}`
+    : null;
+  const answeredSettings = flows.data
+    ? `${flows.data.units}|${flows.data.energy_unit}|${flows.data.time_zone}`
+    : null;
   const refreshedFor = useRef<string | null>(null);
   useEffect(() => {
     if (!profileSettings || !answeredSettings || profileSettings === answeredSettings) return;

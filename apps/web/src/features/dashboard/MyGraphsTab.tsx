@@ -10,6 +10,7 @@ import type { ChartContext } from "./chart-model.ts";
 import { type RangeRequest, useAddChart, useMoveChart, useRemoveChart } from "./dashboard-api.ts";
 import { pick } from "./format.ts";
 import { ManualEntryCard } from "./ManualEntryCard.tsx";
+import { SourcePriorityCard } from "./SourcePriorityCard.tsx";
 import { LockedChartCard, UpgradePrompt } from "./Upgrade.tsx";
 
 const UNDO_MS = 6000;
@@ -232,7 +233,10 @@ export function MyGraphsTab({
           <UpgradePrompt text={t("dashboard.manual.locked")} />
         </section>
       ) : (
-        <ManualEntryCard flows={flows} onProRequired={onProRequired} headingRef={manualHeadingRef} />
+        <>
+          <ManualEntryCard flows={flows} onProRequired={onProRequired} headingRef={manualHeadingRef} />
+          <SourcePriorityCard flows={flows} layout={layout} onProRequired={onProRequired} />
+        </>
       )}
       {!isDemo && (
         <AddChartDialog

@@ -1,6 +1,15 @@
-import type { ChartItem, ChartPeriod, DisplayUnit, Intraday, LocalizedText } from "@tonus/contract";
+import {
+  type ChartItem,
+  type ChartPeriod,
+  DASHBOARD_LIMITS,
+  type DisplayUnit,
+  type Intraday,
+  type LocalizedText,
+  METRICS,
+} from "@tonus/contract";
 import { buildPlotData, buildPlotOptions, type PlotSpec, SERIES_COLORS } from "./chart-options.ts";
 import type { MergedSeries } from "./chunks.ts";
+import { daysBetween } from "./dates.ts";
 import { pick } from "./format.ts";
 import { alignInstants, alignSeries, isolatedIndices, type SeriesSummary, summarize } from "./series.ts";
 
@@ -146,4 +155,24 @@ export function buildIntradayModel(
     isPerDay: false,
     isIntraday: true,
   };
+}
+
+/**
+ * Intraday samples are shown for a chart of one intraday metric (a watch's heart rate) over at most a
+ * few days by day, without tag filters; the chart falls back to daily values when there are none.
+ */
+export function wantsIntraday(
+  item: Pick<ChartItem, "series">,
+  range: { startDate: string; endDate: string; period: ChartPeriod; tags: readonly string[] },
+): boolean {
+  const metric = item.series[0]?.metric;
+  if (!metric || item.series.length !== 1) return false;
+  const def = METRICS[metric];
+  return (
+    "intraday" in def &&
+    def.intraday === true &&
+    range.period === "day" &&
+    range.tags.length === 0 &&
+    daysBetween(range.startDate, range.endDate) < DASHBOARD_LIMITS.intradayMaxDays
+  );
 }

@@ -293,3 +293,24 @@ export function useDeleteValue() {
     onSettled: () => invalidateData(queryClient),
   });
 }
+
+/**
+ * Sets the order of sources for every metric of one chart (an empty order restores the default); the
+ * charts, the table and the layout are read again afterwards, as other days may now win.
+ */
+export function useSetSourcePriority() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({
+      metrics,
+      sources,
+    }: {
+      metrics: readonly MetricKey[];
+      sources: readonly string[];
+    }) => {
+      for (const metric of metrics)
+        await apiRequest(API.chartLayoutPriority, { method: "PUT", body: { metric, sources } });
+    },
+    onSettled: () => invalidateData(queryClient),
+  });
+}

@@ -1,5 +1,5 @@
 import { QueryClient } from "@tanstack/react-query";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { getWeekStartDay } from "../../shared/format/week.ts";
 import { forgetEverything } from "../auth/auth-api.ts";
 import {
@@ -91,6 +91,23 @@ describe("the date picker's store", () => {
     setDateRange(INITIAL_DATE_RANGE);
     resetDateRangeOnLogout();
     expect(getDateRange().status).toBe("last_7_days");
+  });
+
+  it("keeps the logout reset across a page load, until the person picks a range", async () => {
+    localStorage.setItem("unrelated", "x");
+    forgetEverything(new QueryClient());
+    // Logout cleared the storage, then left the reset's marker behind.
+    expect(localStorage.getItem("unrelated")).toBeNull();
+    const afterReload = async () => {
+      vi.resetModules();
+      return (await import("./date-range-store.ts")).getDateRange();
+    };
+    expect(await afterReload()).toEqual(LOGOUT_DATE_RANGE);
+    expect(await afterReload()).toEqual(LOGOUT_DATE_RANGE);
+    // The person's own choice ends it: the next load opens on the last 30 days again.
+    const fresh = await import("./date-range-store.ts");
+    fresh.setDateRange({ ...LOGOUT_DATE_RANGE, status: "last_3_months" });
+    expect(await afterReload()).toEqual(INITIAL_DATE_RANGE);
   });
 });
 
