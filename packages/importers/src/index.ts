@@ -12,6 +12,7 @@ export { activityName, parseHealthDate, QUANTITY_TYPES } from "./apple-health/ty
 export {
   cleanXmlValue,
   MAX_MARKUP_CHARS,
+  utf8Length,
   type XmlAttributes,
   type XmlHandler,
   XmlScanner,

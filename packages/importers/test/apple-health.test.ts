@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
 import { describe, expect, it } from "vitest";
@@ -13,6 +16,7 @@ import {
   type WorkoutRecord,
 } from "../src/index.ts";
 import { emptyCounts, generateAppleHealthExport } from "./synthetic-apple-health.ts";
+import { startTrap } from "./trap-listener.ts";
 
 const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE HealthData [
@@ -122,26 +126,41 @@ describe("importAppleHealthXml", () => {
     expect(new Set(a.records.map((r) => r.clientId)).size).toBe(a.records.length);
   });
 
-  it("does not expand entities of a billion-laughs DTD and says so", async () => {
-    let dtd = '<!ENTITY lol "lol">\n';
-    for (let i = 1; i <= 10; i++) dtd += `<!ENTITY lol${i} "${`&lol${i - 1 || ""};`.repeat(10)}">\n`;
-    dtd +=
-      '<!ENTITY xxe SYSTEM "file:///etc/passwd">\n<!ENTITY % pe SYSTEM "http://127.0.0.1:9/x.dtd">\n%pe;\n';
-    // a literal and a comment holding "]>" must not end the subset early
-    dtd += `<!ENTITY trick "]><Record type='HKQuantityTypeIdentifierHeartRate' value='1'/>">\n<!-- ]> -->\n`;
-    const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData [\n${dtd}]>\n<HealthData>
+  it("does not expand entities of a billion-laughs DTD, reads no file and calls no URL (U5)", async () => {
+    const trap = await startTrap();
+    const secretDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-xxe-"));
+    const secret = path.join(secretDir, "secret.txt");
+    fs.writeFileSync(secret, "TONUS-SECRET-MARKER");
+    try {
+      let dtd = '<!ENTITY lol "lol">\n';
+      for (let i = 1; i <= 10; i++) dtd += `<!ENTITY lol${i} "${`&lol${i - 1 || ""};`.repeat(10)}">\n`;
+      dtd += `<!ENTITY xxe SYSTEM "file://${secret}">\n<!ENTITY web SYSTEM "${trap.url}/entity">\n`;
+      dtd += `<!ENTITY % pe SYSTEM "${trap.url}/x.dtd">\n%pe;\n`;
+      // a literal and a comment holding "]>" must not end the subset early
+      dtd += `<!ENTITY trick "]><Record type='HKQuantityTypeIdentifierHeartRate' value='1'/>">\n<!-- ]> -->\n`;
+      const bomb = `<?xml version="1.0"?>\n<!DOCTYPE HealthData SYSTEM "${trap.url}/external.dtd" [\n${dtd}]>\n<HealthData>
  <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&lol10;" unit="count/min" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 08:00:00 +0100" value="&lol10;"/>
- <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&xxe;" unit="count/min" startDate="2024-02-01 08:01:00 +0100" endDate="2024-02-01 08:01:00 +0100" value="61"/>
+ <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&xxe;&web;" unit="count/min" startDate="2024-02-01 08:01:00 +0100" endDate="2024-02-01 08:01:00 +0100" value="61"/>
 </HealthData>`;
-    const started = performance.now();
-    const { records, report } = await importText(bomb, 4096);
-    expect(performance.now() - started).toBeLessThan(500);
-    expect(report.fatal).toBeUndefined();
-    expect(report.warnings[0]).toMatchObject({ reason: "xml_entity_declared" });
-    expect(report.warnings[0]?.detail).toContain("14 entities");
-    expect(report.rejected).toEqual([expect.objectContaining({ reason: "invalid_value" })]);
-    // the entity reference stays literal text: nothing read from the file system
-    expect(records).toEqual([expect.objectContaining({ value: 61, meta: { device: "&xxe;" } })]);
+      const started = performance.now();
+      const { records, report } = await importText(bomb, 4096);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(report.fatal).toBeUndefined();
+      expect(report.warnings[0]).toMatchObject({ reason: "xml_entity_declared" });
+      expect(report.warnings[0]?.detail).toContain("15 entities");
+      expect(report.rejected).toEqual([expect.objectContaining({ reason: "invalid_value" })]);
+      // the entity references stay literal text: nothing read from the file system
+      expect(records).toEqual([expect.objectContaining({ value: 61, meta: { device: "&xxe;&web;" } })]);
+      expect(JSON.stringify(records)).not.toContain("TONUS-SECRET-MARKER");
+      // and nothing fetched: the listener the external DTD, entities and parameter entity name saw no one
+      expect(await trap.settle()).toBe(0);
+      // (the listener does count a connection: the assertion above can fail)
+      await fetch(`${trap.url}/probe`).catch(() => {});
+      expect(await trap.settle()).toBe(1);
+    } finally {
+      await trap.close();
+      fs.rmSync(secretDir, { recursive: true, force: true });
+    }
   });
 
   it("imports despite a broken DTD like iOS 16's (duplicate and malformed ATTLIST)", async () => {

@@ -38,6 +38,17 @@ describe("detectFileKind", () => {
       format: "fitbit_json",
     });
     expect(detectFileKind(enc.encode("RR\n812\n798\n805\n"))).toEqual({ kind: "rr_text" });
+    // Google Fit's daily metrics hold an average weight too; Withings' weight.csv starts with the weight.
+    const googleFit =
+      "Date,Move Minutes count,Calories (kcal),Distance (m),Heart Points,Heart Minutes,Average heart rate (bpm),Average weight (kg),Max weight (kg),Min weight (kg),Step count\n2024-02-01,40,350,6100.5,12,10,72,72.5,72.6,72.4,8123\n";
+    expect(detectFileKind(enc.encode(googleFit), "Daily activity metrics.csv")).toEqual({
+      kind: "health_export",
+      format: "google_fit",
+    });
+    expect(detectFileKind(enc.encode('Date,"Weight (kg)","Fat mass (kg)",Comments\n'))).toEqual({
+      kind: "health_export",
+      format: "withings",
+    });
     expect(detectFileKind(enc.encode("when;pulse\n01.02.2024;60\n"))).toEqual({ kind: "csv" });
     expect(detectFileKind(enc.encode("\u0089PNG\r\n"))).toEqual({ kind: "unknown" });
     expect(detectFileKind(new Uint8Array(0))).toEqual({ kind: "unknown" });

@@ -79,7 +79,7 @@ export async function* runAppleHealthXml(
         // batch) and a restart from it reads the rest exactly once.
         // Batches are handed out only there, so the offset always matches what was yielded.
         if (!mapper.isInsideElement && scanner.openElements === 1) {
-          report.resumeOffset = base + inputBytes - cutCharBytes(chunk) - utf8Length(scanner.pendingText);
+          report.resumeOffset = base + inputBytes - cutCharBytes(chunk) - scanner.pendingUtf8Length;
           if (mapper.out.length > 0) yield take(mapper);
         }
         if (scanner.error) break;
@@ -109,16 +109,6 @@ function cutCharBytes(chunk: Uint8Array): number {
     return len > back ? back : 0;
   }
   return 0;
-}
-
-/** UTF-8 length of `s` in bytes. */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
-  }
-  return n;
 }
 
 function take(mapper: AppleHealthMapper): ImportRecord[] {

@@ -116,6 +116,11 @@ export class XmlScanner {
   /** Set when the input cannot be scanned further (a markup piece longer than the cap). */
   error?: XmlScanError;
   private text = "";
+  /** Chunks not scanned yet, held while `text` is long: see `push`. */
+  private waiting: string[] = [];
+  private waitingChars = 0;
+  /** UTF-8 bytes of `text` and the waiting chunks. */
+  private pendingBytes = 0;
   /** Characters consumed before `text[0]` (the offset reported: bytes for ASCII input). */
   private base = 0;
   private depth = 0;
@@ -126,9 +131,14 @@ export class XmlScanner {
     return this.depth;
   }
 
-  /** Markup kept while waiting for its end (it starts the next scan). */
+  /** Text kept while waiting for its end (it starts the next scan): unfinished markup and what follows it. */
   get pendingText(): string {
-    return this.text;
+    return this.text + this.waiting.join("");
+  }
+
+  /** UTF-8 length of {@link pendingText}, kept as it changes (cheap to ask after every chunk). */
+  get pendingUtf8Length(): number {
+    return this.pendingBytes;
   }
 
   /**
@@ -155,20 +165,44 @@ export class XmlScanner {
     this.handler = handler;
   }
 
-  /** Scans `chunk` (appended to any unfinished markup). */
+  /**
+   * Scans `chunk` (appended to any unfinished markup). Unfinished markup is scanned again from its start
+   * when more text comes, so while it is long, small chunks wait until as much new text has come as it
+   * holds: a long piece (a DTD without its end) fed a byte at a time costs linear time, not quadratic.
+   */
   push(chunk: string): void {
     if (this.error) return;
-    const s = this.text.length > 0 ? this.text + chunk : chunk;
+    if (this.text.length > 0 && this.waitingChars + chunk.length < this.text.length) {
+      this.waiting.push(chunk);
+      this.waitingChars += chunk.length;
+      this.pendingBytes += utf8Length(chunk);
+      this.checkCap();
+      return;
+    }
+    this.scanPending(chunk);
+  }
+
+  private scanPending(chunk: string): void {
+    const waiting = this.waiting.length > 0 ? this.waiting.join("") : "";
+    this.waiting = [];
+    this.waitingChars = 0;
+    const s = this.text.length > 0 || waiting.length > 0 ? this.text + waiting + chunk : chunk;
     const i = this.scan(s);
     this.base += i;
     this.text = i >= s.length ? "" : s.slice(i);
-    if (this.text.length > MAX_MARKUP_CHARS) {
+    this.pendingBytes = utf8Length(this.text);
+    this.checkCap();
+  }
+
+  private checkCap(): void {
+    if (this.text.length + this.waitingChars > MAX_MARKUP_CHARS) {
       this.error = { reason: "xml_malformed", offset: this.base, detail: "markup longer than the cap" };
     }
   }
 
   /** Ends the input; returns the problem if the document stopped inside markup or an open element. */
   finish(): XmlScanError | undefined {
+    if (!this.error && this.waitingChars > 0) this.scanPending("");
     if (this.error) return this.error;
     if (this.text.trim().length > 0) {
       return { reason: "unexpected_eof", offset: this.base, detail: "ends inside markup" };
@@ -355,4 +389,14 @@ function isName(s: string, from: number, to: number): boolean {
 function end(s: string, terminator: string, from: number): number {
   const at = s.indexOf(terminator, from);
   return at < 0 ? -1 : at + terminator.length;
+}
+
+/** UTF-8 length of `s` in bytes (a surrogate pair counts 4, split between its halves as 4 and 0). */
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
+  }
+  return n;
 }

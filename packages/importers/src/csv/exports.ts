@@ -156,9 +156,11 @@ export function detectExportFormat(head: string): { format: CsvExportFormat; dat
   if (h.includes("cycle start time")) return { format: "whoop" };
   if (/^"?date"?[,;]/.test(h) && (h.includes("readiness score") || h.includes("sleep score")))
     return { format: "oura" };
-  if (/^"?date"?[,;]/.test(h) && (/weight \((kg|lb)\)/.test(h) || h.includes("systolic")))
-    return { format: "withings" };
+  // Google Fit's daily metrics also hold "Average weight (kg)": told apart by its step count first, and
+  // Withings only by a column that is the weight itself.
   if (/^"?date"?[,;]/.test(h) && h.includes("step count")) return { format: "google_fit" };
+  if (/^"?date"?[,;]/.test(h) && (/[,;]"?weight \((kg|lb)\)/.test(h) || h.includes("systolic")))
+    return { format: "withings" };
   if (/^"?timestamp"?[,;]/.test(h)) return { format: "fitbit" };
   return undefined;
 }
