@@ -12,11 +12,13 @@ import {
 import { chunksOf, collect, importFit } from "@tonus/importers";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { startTrap } from "../../../../../packages/importers/test/trap-listener.ts";
 import type { App } from "../../app.ts";
 import { dashboardValues, imports } from "../../db/schema.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
+import { peakRssGrowth } from "../../test/memory.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { sweepImports } from "./imports.service.ts";
 import {
@@ -24,9 +26,9 @@ import {
   appleHealthZip,
   buildZip,
   honestZipBomb,
-  lyingZipBomb,
   utf8,
   xmlBomb,
+  zipBomb,
 } from "./test/fixtures.ts";
 import { eventually, multipartBody, upload, waitForImport } from "./test/import-client.ts";
 
@@ -101,11 +103,23 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(list.results.map((i) => i.id)).toEqual([done.id]);
   }, 120_000);
 
-  it("expands no entity of an XML bomb and still imports the record", async () => {
-    const done = await importDone("apple-health", "export.xml", xmlBomb());
-    expect(done.status).toBe("done");
-    expect(done.report?.imported).toBe(1);
-    expect(done.report?.warnings.map((w) => w.reason)).toContain("xml_entity_declared");
+  it("expands no entity of an XML bomb, reads no file and calls no URL, and still imports the record (U5)", async () => {
+    // The external DTD, entity and parameter entity point at a real loopback listener that must see nothing.
+    const trap = await startTrap();
+    try {
+      const done = await importDone("apple-health", "export.xml", xmlBomb(trap.url));
+      expect(done.status).toBe("done");
+      expect(done.report?.imported).toBe(1);
+      expect(done.report?.warnings.map((w) => w.reason)).toContain("xml_entity_declared");
+      const [value] = await app.ctx.database.db
+        .select()
+        .from(dashboardValues)
+        .where(eq(dashboardValues.userId, user.userId));
+      expect(value).toMatchObject({ metric: "heart_rate", value: 61 });
+      expect(await trap.settle()).toBe(0);
+    } finally {
+      await trap.close();
+    }
   });
 
   it("refuses a zip with a ../ path or an honest bomb from its directory, and keeps no file", async () => {
@@ -184,16 +198,45 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(done.report?.imported).toBeGreaterThan(100);
   });
 
-  it("stops a zip bomb with a lying header while inflating and ends in a report", async () => {
-    const done = await importDone(
+  // U4: 1 GB of zeros in about 1 MB (512 MB by default), behind a header that lies about its size (a
+  // 1 KB export.xml) or claims the highest ratio the directory check allows: either way inflation stops
+  // while streaming, the import ends in a report, memory stays bounded and the upload is removed.
+  const BOMB_BYTES = (HEAVY ? 1024 : 512) * 1024 * 1024;
+  const RSS_GROWTH_LIMIT = 200 * 1024 * 1024;
+  it.each([
+    [
+      "a lying 1 KB export.xml",
       "apple-health",
       "export.zip",
-      lyingZipBomb((HEAVY ? 1024 : 128) * 1024 * 1024),
-    );
-    expect(done.status).toBe("failed");
-    expect(done.report?.fatal?.reason).toMatch(/^zip_/);
-    expect(await eventually(() => storedFiles().length === 0)).toBe(true);
-  }, 120_000);
+      "apple_health_export/export.xml",
+      "lying",
+      /^zip_/,
+    ],
+    [
+      "a ratio claimed at the cap",
+      "apple-health",
+      "export.zip",
+      "apple_health_export/export.xml",
+      "ratio",
+      /^zip_ratio_exceeded$/,
+    ],
+  ] as const)(
+    "stops a zip bomb with %s while inflating, with bounded memory, and ends in a report (U4)",
+    async (_label, source, name, entry, kind, reason) => {
+      const bomb = zipBomb(BOMB_BYTES, entry, kind);
+      expect(bomb.length).toBeLessThan(BOMB_BYTES / 500);
+      let done: Import | undefined;
+      const growth = await peakRssGrowth(async () => {
+        done = await importDone(source, name, bomb);
+      });
+      expect(done?.status).toBe("failed");
+      expect(done?.report?.fatal?.reason).toMatch(reason);
+      expect(done?.report?.imported).toBe(0);
+      expect(growth).toBeLessThan(RSS_GROWTH_LIMIT);
+      expect(await eventually(() => storedFiles().length === 0)).toBe(true);
+    },
+    180_000,
+  );
 
   it("ends a known export in the wrong encoding with a not_utf8 report", async () => {
     const head = utf8("Date,Weight (kg),Comments\n2024-01-02 08:00:00,70.5,");

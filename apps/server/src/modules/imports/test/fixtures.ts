@@ -23,26 +23,40 @@ export async function appleHealthZip(bytes: number): Promise<{ data: Uint8Array;
   return { data: buildZip([{ name: "apple_health_export/export.xml", data: xml.data }]), counts: xml.counts };
 }
 
-/** Billion laughs (10 levels), an external entity and a parameter entity in the DTD, and one record. */
-export function xmlBomb(): Uint8Array {
+/**
+ * Billion laughs (10 levels), external entities (a local file and `trapUrl`), a parameter entity and an
+ * external DTD at `trapUrl` (a listener that must see no connection), and one record.
+ */
+export function xmlBomb(trapUrl: string, localFile = "/etc/passwd"): Uint8Array {
   let dtd = '<!ENTITY lol0 "lol">\n';
   for (let i = 1; i <= 10; i++) dtd += `<!ENTITY lol${i} "${`&lol${i - 1};`.repeat(10)}">\n`;
-  dtd +=
-    '<!ENTITY xxe SYSTEM "file:///etc/passwd">\n<!ENTITY % pe SYSTEM "http://127.0.0.1:9/evil.dtd">\n%pe;\n';
+  dtd += `<!ENTITY xxe SYSTEM "file://${localFile}">\n<!ENTITY web SYSTEM "${trapUrl}/entity">\n`;
+  dtd += `<!ENTITY % pe SYSTEM "${trapUrl}/evil.dtd">\n%pe;\n`;
   const text = `<?xml version="1.0" encoding="UTF-8"?>
-<!DOCTYPE HealthData [
+<!DOCTYPE HealthData SYSTEM "${trapUrl}/external.dtd" [
 ${dtd}]>
 <HealthData locale="en_US">
- <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&lol10;&xxe;" unit="count/min" value="61" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:00:00 +0000"/>
+ <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="&lol10;&xxe;&web;" unit="count/min" value="61" startDate="2024-01-01 10:00:00 +0000" endDate="2024-01-01 10:00:00 +0000"/>
 </HealthData>
 `;
   return new TextEncoder().encode(text);
 }
 
-/** A zip whose export.xml claims 1 KB but inflates to `bytes` of zeros (a lying header). */
-export function lyingZipBomb(bytes: number): Uint8Array {
-  const { deflated } = deflatedZeros(bytes);
-  return buildZip([{ name: "apple_health_export/export.xml", deflated, uncompressedSize: 1024, crc32: 0 }]);
+const zeros = new Map<number, Uint8Array>();
+
+/**
+ * A zip whose one entry `name` inflates to `bytes` of zeros (about 1 KB per MB compressed), with a header
+ * that lies: `lying` claims 1 KB, `ratio` claims 200 times its compressed size (the most the directory
+ * check lets through), so only the checks made while inflating can stop it.
+ */
+export function zipBomb(bytes: number, name: string, lie: "lying" | "ratio"): Uint8Array {
+  let deflated = zeros.get(bytes);
+  if (!deflated) {
+    deflated = deflatedZeros(bytes).deflated;
+    zeros.set(bytes, deflated);
+  }
+  const uncompressedSize = lie === "lying" ? 1024 : deflated.length * 200;
+  return buildZip([{ name, deflated, uncompressedSize, crc32: 0 }]);
 }
 
 /** A zip honest about inflating to `bytes` of zeros: refused from its directory alone. */
