@@ -159,10 +159,13 @@ export async function finishConnect(
     if (provider.afterConnect) {
       const fresh = tokens;
       // Just issued: nothing to refresh yet (a 401 here means the grant failed).
-      const api = createProviderApi(provider, settings.baseUrl, {
-        current: () => fresh,
-        refresh: async () => fresh,
-      });
+      const api = createProviderApi(
+        provider,
+        settings.baseUrl,
+        { current: () => fresh, refresh: async () => fresh },
+        () => deps.clock().getTime(),
+        deps.pacer,
+      );
       // The member id Polar keeps for the person: a keyed pseudonym, never the account's own id.
       await provider.afterConnect(
         api,

@@ -6,7 +6,7 @@ import type { AppContext } from "../../lib/context.ts";
 import { createReading } from "../bp/bp.service.ts";
 import { type DashboardValue, recordValues } from "../dashboard-values/dashboard-values.service.ts";
 import type { SecretBox } from "./connectors.crypto.ts";
-import { createProviderApi } from "./connectors.http.ts";
+import { createProviderApi, type RequestPacer } from "./connectors.http.ts";
 import type { SyncLock } from "./connectors.lock.ts";
 import { refreshTokens } from "./connectors.oauth.ts";
 import { findProvider, isRetired, providerSettings } from "./connectors.providers.ts";
@@ -44,6 +44,8 @@ export type ConnectorDeps = {
   box: SecretBox;
   lock: SyncLock;
   clock: () => Date;
+  /** Spacing of requests per provider and pauses of app-wide rate limits, shared by every sync. */
+  pacer: RequestPacer;
   /** Queues a sync job for the connection (now, or not before `startAfter`). */
   enqueue: (target: { userId: string; connectionId: string }, startAfter?: Date) => Promise<void>;
 };
@@ -175,6 +177,7 @@ async function runStreams(
       },
     },
     () => deps.clock().getTime(),
+    deps.pacer,
   );
   const streamCtx: StreamContext = {
     api,
@@ -276,7 +279,9 @@ async function settleFailure(
     await markReconnectNeeded(db, connection.id, now);
     return { kind: "reconnect_needed" };
   }
-  if (error instanceof ProviderError && error.code === "rate_limited") {
+  // A rate limit with the provider's word on when it resets waits exactly that long; one without (Google
+  // sends none) backs off exponentially like a failure, as the provider asks.
+  if (error instanceof ProviderError && error.code === "rate_limited" && error.retryAfterS > 0) {
     const retryAt = new Date(now.getTime() + error.retryAfterS * 1000);
     await deferRun(db, connection.id, { code: "rate_limited", retryAt, countsAsFailure: false, now });
     await deps.enqueue(target, retryAt);

@@ -141,6 +141,11 @@ export type ProviderDef = {
   readToken?: (json: unknown) => TokenSet | null;
   /** Spacing between requests of one process to this provider, from its documented rate limit. */
   minRequestIntervalMs: number;
+  /**
+   * Whom the provider's documented rate limit counts: the whole app (a used-up window pauses every
+   * connection of this process) or each person (only that connection waits).
+   */
+  rateLimitScope: "app" | "person";
   /** Reads a status reported inside a 2xx body. */
   checkBody?: (json: unknown) => BodyVerdict;
   /** Headers sent with every data request. */

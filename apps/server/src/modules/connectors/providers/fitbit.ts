@@ -231,6 +231,7 @@ export const fitbit: ProviderDef = {
   pkce: true,
   clientAuth: "basic",
   minRequestIntervalMs: 0,
+  rateLimitScope: "person",
   async revoke({ tokens, credentials, urlOf, fetch }) {
     const response = await fetch(urlOf(fitbit.endpoints.revoke ?? ""), {
       method: "POST",

@@ -112,6 +112,7 @@ export const googleHealth: ProviderDef = {
   authorizeParams: { access_type: "offline", prompt: "consent" },
   clientAuth: "body",
   minRequestIntervalMs: 0,
+  rateLimitScope: "person",
   async revoke({ tokens, urlOf, fetch }) {
     const response = await fetch(urlOf(googleHealth.endpoints.revoke ?? ""), {
       method: "POST",

@@ -182,6 +182,7 @@ export const oura: ProviderDef = {
   pkce: false,
   clientAuth: "body",
   minRequestIntervalMs: 0,
+  rateLimitScope: "person",
   async revoke({ tokens, urlOf, fetch }) {
     const url = urlOf(oura.endpoints.revoke ?? "");
     url.searchParams.set("access_token", tokens.accessToken);

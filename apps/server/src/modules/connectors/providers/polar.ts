@@ -170,6 +170,7 @@ export const polar: ProviderDef = {
   pkce: false,
   clientAuth: "basic",
   minRequestIntervalMs: 0,
+  rateLimitScope: "app",
   async afterConnect(api, _tokens, memberId) {
     const registered = await api.send(api.url("/users"), { method: "POST", body: { "member-id": memberId } });
     // 409: this person is already registered with this client (a reconnect).

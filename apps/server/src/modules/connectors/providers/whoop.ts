@@ -139,6 +139,7 @@ export const whoop: ProviderDef = {
   refreshParams: { scope: "offline" },
   // 100 requests a minute for the whole app: keep one process's requests 0.6 s apart.
   minRequestIntervalMs: 600,
+  rateLimitScope: "app",
   async revoke({ tokens, urlOf, fetch }) {
     const response = await fetch(urlOf("https://api.prod.whoop.com/developer/v2/user/access"), {
       method: "DELETE",

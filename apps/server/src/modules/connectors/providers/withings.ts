@@ -262,6 +262,7 @@ export const withings: ProviderDef = {
   checkBody,
   // 120 requests a minute per app: keep one process's requests half a second apart.
   minRequestIntervalMs: 500,
+  rateLimitScope: "app",
   async revoke({ credentials, externalUserId, urlOf, fetch }) {
     if (!externalUserId) throw new Error("no Withings user id to revoke");
     const timestamp = String(Math.floor(Date.now() / 1000));

@@ -10,7 +10,14 @@ import { type DataRoute, dataRoutes, type Fixture, fixtureDays } from "./fixture
  * formats cited in ../providers/*.ts), so Tonus is tested against those formats without leaving the
  * machine. It checks what a real provider checks — client credentials, the exact redirect URI, single-use
  * codes, PKCE S256, single-use refresh tokens, bearer tokens — and can misbehave on request: answer 429
- * with Retry-After, expire access tokens, refuse refreshes, hold a request (a test kills the server then).
+ * or use up a rate-limit window the way each provider documents it, expire access tokens, refuse
+ * refreshes, hold a request (a test kills the server then).
+ *
+ * Rate limits as documented: Oura answers 429 with `Retry-After`; Fitbit sends `Fitbit-Rate-Limit-Limit`
+ * / `-Remaining` / `-Reset` (seconds) on every answer and 429 with `Retry-After` beyond; WHOOP sends
+ * `X-RateLimit-Limit` / `-Remaining` / `-Reset` (seconds) and 429 beyond; Polar AccessLink sends
+ * `RateLimit-Usage` / `-Limit` / `-Reset` (short and long window) and 429 beyond; Withings answers HTTP
+ * 200 with `status` 601; Google answers 429 with its JSON error (`RESOURCE_EXHAUSTED`) and no wait.
  */
 
 export type StandinOptions = {
@@ -37,8 +44,20 @@ export type Standin = {
   /** Tokens the provider was asked to revoke (access or refresh), and by which route. */
   revocations: string[];
   faults: {
-    /** The next data request answers 429 with this Retry-After (seconds), once. */
+    /**
+     * The next data request is refused as the provider refuses a request over its limit, once, with this
+     * wait (seconds) where the provider says one: 429 with `Retry-After` (Oura, Fitbit), with its reset
+     * header (WHOOP, Polar) or with nothing (Google); Withings' status 601.
+     */
     rateLimitNext: number | null;
+    /**
+     * The answer to the `requests`-th data request from now says the rate-limit window is used up (Fitbit,
+     * WHOOP, Polar headers) and resets in `resetS`; until `reopenWindow()`, every data request is
+     * refused with a 429 and counted in `refusedWhileExhausted` (a client that ignored the headers).
+     */
+    exhaustWindowAfter: { requests: number; resetS: number } | null;
+    reopenWindow: () => void;
+    refusedWhileExhausted: number;
     /** Every access token issued so far answers 401 from now on. */
     expireAccessTokens: () => void;
     /** Refresh tokens are refused (`invalid_grant`): the person revoked access at the provider. */
@@ -83,6 +102,7 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
   const nonces = new Set<string>();
   let dataCount = 0;
   let port = 0;
+  let exhausted = false;
   const faults: Standin["faults"] = {
     rateLimitNext: null,
     expireAccessTokens: () => {
@@ -94,6 +114,11 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
     beforeData: null,
     failNext: null,
     forbid: new Set(),
+    exhaustWindowAfter: null,
+    reopenWindow: () => {
+      exhausted = false;
+    },
+    refusedWhileExhausted: 0,
   };
   const base = () => `http://127.0.0.1:${port}`;
   const routes: DataRoute[] = dataRoutes(fixture, base);
@@ -320,27 +345,23 @@ export async function startStandin(options: StandinOptions): Promise<Standin> {
         faults.failNext = null;
         return json(res, status, { error: "server error" });
       }
+      if (exhausted) {
+        faults.refusedWhileExhausted++;
+        return tooManyRequests(p, res, 60);
+      }
       if (faults.rateLimitNext !== null) {
-        const retryAfter = faults.rateLimitNext;
+        const waitS = faults.rateLimitNext;
         faults.rateLimitNext = null;
-        if (p === "withings") return json(res, 200, { status: 601, error: "Too Many Requests" });
-        res.writeHead(429, { "retry-after": String(retryAfter), "content-type": "application/json" });
-        return res.end(JSON.stringify({ message: "Too Many Requests" }));
+        return tooManyRequests(p, res, waitS);
       }
       const answer = route.answer(url, new URLSearchParams(body), body);
-      const headers: Record<string, string> = {};
-      if (p === "fitbit")
-        Object.assign(headers, {
-          "fitbit-rate-limit-limit": "150",
-          "fitbit-rate-limit-remaining": "140",
-          "fitbit-rate-limit-reset": "1800",
-        });
-      if (p === "whoop")
-        Object.assign(headers, {
-          "x-ratelimit-limit": "100;window=60",
-          "x-ratelimit-remaining": "90",
-          "x-ratelimit-reset": "30",
-        });
+      let headers = rateLimitHeaders(p, { remaining: 90, resetS: 30 });
+      const exhaust = faults.exhaustWindowAfter;
+      if (exhaust && --exhaust.requests <= 0) {
+        faults.exhaustWindowAfter = null;
+        exhausted = true;
+        headers = rateLimitHeaders(p, { remaining: 0, resetS: exhaust.resetS });
+      }
       if (answer.status === 204) return res.writeHead(204, headers).end();
       json(res, answer.status, answer.body, headers);
     } catch (error) {
@@ -386,6 +407,56 @@ function isTokenPath(p: ConnectorProvider, path: string): boolean {
     whoop: "/oauth/oauth2/token",
   };
   return paths[p] === path;
+}
+
+/** The rate-limit headers a provider sends on every answer (none for Oura, Google and Withings). */
+function rateLimitHeaders(
+  p: ConnectorProvider,
+  w: { remaining: number; resetS: number },
+): Record<string, string> {
+  if (p === "fitbit")
+    return {
+      "fitbit-rate-limit-limit": "150",
+      "fitbit-rate-limit-remaining": String(w.remaining),
+      "fitbit-rate-limit-reset": String(w.resetS),
+    };
+  if (p === "whoop")
+    return {
+      "x-ratelimit-limit": "100, 100;window=60, 10000;window=86400",
+      "x-ratelimit-remaining": String(w.remaining),
+      "x-ratelimit-reset": String(w.resetS),
+    };
+  // AccessLink: requests used and allowed in the short (15 min) and long (24 h) windows, and their resets.
+  if (p === "polar")
+    return {
+      "ratelimit-usage": `${520 - w.remaining}, 700`,
+      "ratelimit-limit": "520, 5100",
+      "ratelimit-reset": `${w.resetS}, 86400`,
+    };
+  return {};
+}
+
+/** A request over the limit, refused as the provider documents it. */
+function tooManyRequests(p: ConnectorProvider, res: http.ServerResponse, waitS: number) {
+  if (p === "withings") return json(res, 200, { status: 601, error: "Too Many Requests" });
+  if (p === "google_health")
+    return json(res, 429, {
+      error: {
+        code: 429,
+        message: "Quota exceeded for quota metric 'Requests per user'",
+        status: "RESOURCE_EXHAUSTED",
+      },
+    });
+  const limits = rateLimitHeaders(p, { remaining: 0, resetS: waitS });
+  if (p === "fitbit")
+    return json(
+      res,
+      429,
+      { errors: [{ errorType: "system", fieldName: "n/a", message: "Too Many Requests" }], success: false },
+      { ...limits, "retry-after": String(waitS) },
+    );
+  if (p === "whoop" || p === "polar") return json(res, 429, { message: "Too Many Requests" }, limits);
+  return json(res, 429, { message: "Too Many Requests" }, { "retry-after": String(waitS) });
 }
 
 function json(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -4,6 +4,7 @@ import type { App } from "../../../app.ts";
 import { connectorConnections, dashboardValues } from "../../../db/schema.ts";
 import { TEST_ORIGIN, type TestClient } from "../../../test/harness.ts";
 import { createConnectorDeps } from "../connectors.deps.ts";
+import type { RequestPacer } from "../connectors.http.ts";
 import type { ConnectorDeps } from "../connectors.sync.ts";
 import { type Standin, startStandin } from "./standin.ts";
 
@@ -72,8 +73,11 @@ export async function connectThrough(
   return { authorizationUrl, callback, location: String(callback.headers.location ?? "") };
 }
 
-/** Deps for driving syncs directly in a test, recording what would be queued. */
-export function testDeps(app: App, clock?: () => Date) {
+/**
+ * Deps for driving syncs directly in a test, recording what would be queued. Give the same `pacer` to
+ * deps that stand for one process (an app-wide rate-limit pause holds across them).
+ */
+export function testDeps(app: App, clock?: () => Date, pacer?: RequestPacer) {
   const enqueued: { connectionId: string; startAfter?: Date }[] = [];
   const deps: ConnectorDeps = createConnectorDeps(
     app.ctx,
@@ -81,6 +85,7 @@ export function testDeps(app: App, clock?: () => Date) {
       enqueued.push({ connectionId: target.connectionId, ...(startAfter ? { startAfter } : {}) });
     },
     clock,
+    pacer,
   );
   return { deps, enqueued };
 }
