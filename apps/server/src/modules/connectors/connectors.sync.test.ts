@@ -13,6 +13,7 @@ import { bpReadings, connectorConnections } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
+import { findProvider } from "./connectors.providers.ts";
 import { syncConnection } from "./connectors.sync.ts";
 import { fitbit } from "./providers/fitbit.ts";
 import type { Standin } from "./standin/standin.ts";
@@ -153,12 +154,16 @@ describe.each(BACKENDS)("connector syncs on %s", (backend) => {
       d.map((day, i) => ({ at: `${day}T07:00:00.000Z`, value: expect.closeTo(72.5 + i / 10, 9) })),
     );
     expect(v.body_fat?.map((x) => x.value)).toEqual([21.5, 21.5, 21.5]);
+    expect(v.fat_mass?.map((x) => x.value)).toEqual([15.6, 15.6, 15.6].map((x) => expect.closeTo(x, 9)));
+    expect(v.muscle_mass?.map((x) => x.value)).toEqual([54.1, 54.1, 54.1].map((x) => expect.closeTo(x, 9)));
+    expect(v.bone_mass?.map((x) => x.value)).toEqual([2.9, 2.9, 2.9].map((x) => expect.closeTo(x, 9)));
+    expect(v.spo2).toEqual(d.map((day) => ({ at: `${day}T10:00:00.000Z`, value: 97 })));
     expect(v.steps?.map((x) => x.value)).toEqual([9000, 9001, 9002]);
     expect(v.active_energy?.map((x) => x.value)).toEqual([350.5 * 4184, 351.5 * 4184, 352.5 * 4184]);
     expect(v.sleep).toEqual(d.map((day, i) => ({ at: `${day}T06:30:00.000Z`, value: 27_000 - i * 60 })));
     expect(v.respiratory_rate?.map((x) => x.value)).toEqual([15, 15, 15]);
-    // The BPM's pulse belongs to its reading, not to the heart-rate chart.
-    expect(v.heart_rate).toBeUndefined();
+    // The ScanWatch's spot checks are heart rate; the BPM's pulse belongs to its reading, not to the chart.
+    expect(v.heart_rate).toEqual(d.map((day) => ({ at: `${day}T10:00:00.000Z`, value: 62 })));
     const readings = await app.ctx.database.db
       .select()
       .from(bpReadings)
@@ -172,8 +177,8 @@ describe.each(BACKENDS)("connector syncs on %s", (backend) => {
     const log = await storedValues(app, user.userId, "bp_log");
     expect(log.bp_systolic?.map((x) => x.value)).toEqual([120, 121, 122]);
     expect(report).toEqual({
-      read: 22,
-      imported: 21,
+      read: 37,
+      imported: 36,
       skipped: 0,
       rejected: 1,
       rejected_reasons: { ambiguous_owner: 1 },
@@ -184,7 +189,7 @@ describe.each(BACKENDS)("connector syncs on %s", (backend) => {
       .set({ cursors: {} })
       .where(eq(connectorConnections.id, connection.id));
     const again = await syncConnection(deps, connection.id);
-    expect(again).toMatchObject({ kind: "done", report: { imported: 0, skipped: 21 } });
+    expect(again).toMatchObject({ kind: "done", report: { imported: 0, skipped: 36 } });
     expect(
       await app.ctx.database.db.select().from(bpReadings).where(eq(bpReadings.userId, user.userId)),
     ).toHaveLength(3);
@@ -410,5 +415,42 @@ describe.each(BACKENDS)("connector syncs on %s", (backend) => {
     standins.oura.faults.beforeData = null;
     release();
     expect((await first).kind).toBe("done");
+  });
+});
+
+// The catalogue's data types of a cloud route are its provider's `metrics` (sources.truth.test.ts): each
+// one must really come out of a sync of the provider's documented answers. Fresh stand-ins, as Polar's
+// activity arrives once.
+describe.each(BACKENDS)("what each provider's sync stores on %s", (backend) => {
+  let app: App;
+  const standins = {} as Record<ConnectorProvider, Standin>;
+  const fitbitRetiredOn = fitbit.retiredOn;
+  beforeAll(async () => {
+    fitbit.retiredOn = undefined;
+    let env: Record<string, string> = {};
+    for (const p of PROVIDERS) {
+      standins[p] = await startTestStandin(p);
+      env = { ...env, ...providerEnv(p, standins[p]) };
+    }
+    app = await buildTestApp(await getTestDatabase(backend), env, { workJobs: false });
+    await resetDatabase(app.ctx.database);
+  });
+  afterAll(async () => {
+    fitbit.retiredOn = fitbitRetiredOn;
+    await app.close();
+    for (const s of Object.values(standins)) await s.close();
+  });
+
+  it.each(PROVIDERS)("stores every metric %s declares it reads", async (provider) => {
+    const user = await createTestUser(app.ctx.database, { timezone: "UTC", isCustomerOverride: true });
+    await connectThrough(user.client(app), provider);
+    const connection = await connectionOf(app, user.userId, provider);
+    if (!connection) throw new Error("not connected");
+    expect((await syncConnection(testDeps(app).deps, connection.id)).kind).toBe("done");
+    const def = findProvider(provider);
+    const stored = Object.keys(await storedValues(app, user.userId, def?.source ?? provider));
+    expect(stored.sort()).toEqual([...(def?.metrics ?? [])].sort());
+    const readings = Object.keys(await storedValues(app, user.userId, "bp_log"));
+    expect(readings.length > 0).toBe(def?.bloodPressure === true);
   });
 });

@@ -257,6 +257,24 @@ function withings(f: Fixture): DataRoute[] {
       measures: [
         { value: 72_500 + i * 100, type: 1, unit: -3, algo: 0, fm: 131 },
         { value: 215, type: 6, unit: -1, algo: 0, fm: 131 },
+        { value: 15_600, type: 8, unit: -3, algo: 0, fm: 131 },
+        { value: 54_100, type: 76, unit: -3, algo: 0, fm: 131 },
+        { value: 2_900, type: 88, unit: -3, algo: 0, fm: 131 },
+      ],
+      comment: null,
+    },
+    // A ScanWatch spot check: heart rate and SpO2, no blood pressure.
+    {
+      grpid: 400 + i,
+      attrib: 0,
+      date: epoch(`${day}T10:00:00Z`),
+      created: epoch(`${day}T10:00:05Z`),
+      modified: epoch(`${day}T10:00:05Z`),
+      category: 1,
+      deviceid: "a7f5c1e0b2d94e31c6f8e2b4d0c9a6e1f3b5d7c9",
+      measures: [
+        { value: 62, type: 11, unit: 0 },
+        { value: 97, type: 54, unit: 0 },
       ],
       comment: null,
     },
