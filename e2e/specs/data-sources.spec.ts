@@ -1,15 +1,18 @@
 // Data sources (issue 7) in Chromium, in English and Russian: find Apple Health in the catalogue, read
 // that connecting it is done in the mobile app only, upload a generated export.zip, watch the progress,
-// read the report, and check through the API that the values, RR measurements and readings arrived
-// (the dashboard that shows them comes later). axe on the list, the entry and the report.
+// read the report, check through the API that the values, RR measurements and readings arrived, then
+// upload an export.xml of a known day and find its steps and heart rate for that day on the dashboard.
+// axe on the list, the entry, the report and the dashboard.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
-import { API, IMPORTS_API, type ImportList, type MeasurementList } from "@tonus/contract";
+import { API, type ChartFlows, IMPORTS_API, type ImportList, type MeasurementList } from "@tonus/contract";
 import {
   emptyCounts,
   generateAppleHealthExport,
 } from "../../packages/importers/test/synthetic-apple-health.ts";
-import { formatNumber, LANGS, tr } from "../support/i18n.ts";
+import { dashboardPage } from "../pages/dashboard.page.ts";
+import { addDays, becomeCustomer, localDayOf } from "../support/dashboard.ts";
+import { formatNumber, LANGS, type Lang, tr } from "../support/i18n.ts";
 import { newUser, registerViaApi } from "../support/seed.ts";
 import { zipOneFile } from "../support/zip.ts";
 
@@ -25,6 +28,30 @@ async function exportZip() {
   for await (const chunk of generateAppleHealthExport(3_000_000, counts)) parts.push(chunk);
   return { buffer: zipOneFile("apple_health_export/export.xml", Buffer.concat(parts)), counts };
 }
+
+/**
+ * An export.xml of one day (`day`, in the seeded account's zone, UTC+3): steps 1,234 + 766 and heart
+ * rate 58 and 72, so the dashboard's day shows 2,000 steps and a mean of 65 bpm.
+ */
+function knownDayExport(day: string): Buffer {
+  const at = (time: string) => `${day} ${time} +0300`;
+  const record = (type: string, unit: string, time: string, value: number) =>
+    ` <Record type="HKQuantityTypeIdentifier${type}" sourceName="iPhone" unit="${unit}" startDate="${at(time)}" endDate="${at(time)}" value="${value}"/>`;
+  return Buffer.from(`<?xml version="1.0" encoding="UTF-8"?>
+<HealthData locale="en_US">
+${record("StepCount", "count", "09:00:00", 1234)}
+${record("StepCount", "count", "18:00:00", 766)}
+${record("HeartRate", "count/min", "09:05:00", 58)}
+${record("HeartRate", "count/min", "18:05:00", 72)}
+</HealthData>
+`);
+}
+
+/** A day as the dashboard's table writes it (its `formatDay`). */
+const tableDay = (lang: Lang, day: string) =>
+  new Intl.DateTimeFormat(lang, { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" }).format(
+    Date.parse(`${day}T00:00:00Z`),
+  );
 
 for (const { lang, browserLocale } of LANGS) {
   test.describe(`data sources (${lang})`, () => {
@@ -84,6 +111,52 @@ for (const { lang, browserLocale } of LANGS) {
       await page.getByRole("link", { name: t("sources.back_to_list") }).click();
       const card = page.getByRole("link", { name: /Apple Health/ });
       await expect(card.getByText(t("sources.state.imported"))).toBeVisible();
+    });
+
+    test("sees the imported steps and heart rate of a day on the dashboard", async ({ page, baseURL }) => {
+      test.setTimeout(180_000);
+      const origin = baseURL ?? "";
+      await registerViaApi(page.request, newUser(`sources-dash-${lang}`), origin);
+      // The dashboard shows a person's own data on a plan (free users see the demo).
+      await becomeCustomer(page.request, origin);
+      const day = addDays(localDayOf(new Date().toISOString()), -2);
+      await page.goto("/data-sources/apple-health");
+      await page.getByLabel(t("sources.upload.choose")).setInputFiles({
+        name: "export.xml",
+        mimeType: "text/xml",
+        buffer: knownDayExport(day),
+      });
+      await page.getByRole("button", { name: t("sources.upload.start") }).click();
+      const title = t("sources.report.title_done", { name: "export.xml" });
+      await expect(page.getByRole("heading", { level: 3, name: title })).toBeVisible({ timeout: 60_000 });
+      const imports = (await (await page.request.get(IMPORTS_API.imports)).json()) as ImportList;
+      expect(imports.results[0]?.report).toMatchObject({ imported: 4, duplicates: 0, fatal: null });
+
+      const flows = (await (await page.request.get(API.chartFlows)).json()) as ChartFlows;
+      const label = (metric: string) =>
+        flows.items.flatMap((i) => i.series).find((s) => s.metric === metric)?.label[lang] ?? metric;
+      const dashboard = dashboardPage(page, lang);
+      await dashboard.open();
+      await expect(dashboard.preset("last_30_days")).toBeChecked();
+      // Heart rate is one of the table's columns from the start; steps are added from the chooser.
+      const steps = await dashboard.parameter(label("steps"));
+      await steps.check();
+      await expect(steps).toBeChecked();
+      const table = dashboard.statsTable;
+      await expect(table.getByRole("columnheader", { name: new RegExp(`^${label("steps")}`) })).toBeVisible();
+      const headers = await table.getByRole("columnheader").allTextContents();
+      const column = (metric: string) => headers.findIndex((h) => h.startsWith(label(metric)));
+      const row = table
+        .getByRole("row")
+        .filter({ has: page.getByRole("rowheader", { name: tableDay(lang, day), exact: true }) });
+      await expect(row).toHaveCount(1);
+      const cells = row.getByRole("cell");
+      // Cells follow the row header, so column n is cell n - 1.
+      await expect(cells.nth(column("steps") - 1)).toHaveText(formatNumber(lang, 2000, 0));
+      await expect(cells.nth(column("heart_rate") - 1)).toHaveText(formatNumber(lang, 65, 0));
+      // No other day of the range holds data: the import landed on its own day only.
+      await expect(table.getByRole("row")).toHaveCount(2);
+      await expectNoAxeViolations(page);
     });
 
     test("shows the mobile app's pages without header or footer", async ({ page, baseURL }) => {
