@@ -66,3 +66,18 @@ export function honestZipBomb(bytes: number): Uint8Array {
 }
 
 export const utf8 = (s: string) => new TextEncoder().encode(s);
+/**
+ * A Withings `bp.csv` (local times without a zone) of `readings` readings a few hours apart; every 25th
+ * row is repeated right after itself, as an export merged from two downloads holds the same reading twice.
+ */
+export function withingsBpCsv(readings: number): Uint8Array {
+  const lines = ["Date,Heart rate,Systolic,Diastolic,Comments"];
+  const t0 = Date.UTC(2023, 0, 1, 7, 30);
+  for (let i = 0; i < readings; i++) {
+    const at = new Date(t0 + i * 5 * 3_600_000).toISOString().slice(0, 19).replace("T", " ");
+    const line = `"${at}",${60 + (i % 30)},${110 + (i % 40)},${70 + (i % 20)},`;
+    lines.push(line);
+    if (i % 25 === 0) lines.push(line);
+  }
+  return utf8(`${lines.join("\n")}\n`);
+}
