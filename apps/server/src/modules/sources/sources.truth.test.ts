@@ -61,6 +61,8 @@ const TYPE_OF_METRIC: Record<string, SourceDataType | null> = {
   ),
   bp_systolic: "blood_pressure",
   bp_diastolic: "blood_pressure",
+  // The pulse taken with a reading is part of the reading, not a heart-rate series.
+  bp_pulse: "blood_pressure",
   kerdo: null,
   robinson: null,
   functional_changes: null,
