@@ -5,6 +5,7 @@ import { expect, type Page, test } from "@playwright/test";
 import { API } from "@tonus/contract";
 import { LANGS, tr } from "../support/i18n.ts";
 import { csrfHeaders, newUser, registerViaApi } from "../support/seed.ts";
+import { openSharePage } from "../support/share.ts";
 
 async function expectNoAxeViolations(page: Page): Promise<void> {
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
@@ -53,11 +54,12 @@ for (const { lang, browserLocale } of LANGS) {
 
       const visitor = await browser.newContext({ locale: browserLocale });
       const view = await visitor.newPage();
-      await view.goto(address);
+      const thirdParty = await openSharePage(view, address);
       await expect(logTable(view).getByRole("cell", { name: "145/85" })).toBeVisible();
       // The doctor sees the averages and the chart too, read through the link's token.
       await expect(averagesTable(view, "day").getByRole("cell", { name: "145/85" })).toBeVisible();
       await expect(view.locator(".bp-chart canvas").first()).toBeVisible();
+      expect(thirdParty()).toEqual([]);
       await expect(view.getByText(t("share.banner.text"))).toBeVisible();
       await expect(view.getByRole("button", { name: t("bp.delete") })).toHaveCount(0);
       await expectNoAxeViolations(view);

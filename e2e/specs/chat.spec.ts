@@ -8,10 +8,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import AxeBuilder from "@axe-core/playwright";
 import { type BrowserContext, expect, type Page, test } from "@playwright/test";
-import { API, type Profile } from "@tonus/contract";
+import { API, type Profile, type ShareLinkCreated } from "@tonus/contract";
 import { tr } from "../support/i18n.ts";
 import { E2E_INTERCOM_SECRET } from "../support/ports.ts";
-import { newUser, registerViaApi } from "../support/seed.ts";
+import { csrfHeaders, newUser, registerViaApi } from "../support/seed.ts";
+import { openSharePage } from "../support/share.ts";
 
 const STAND_IN_PATH = "/__e2e__/intercom-stand-in.js";
 const STAND_IN_FILE = path.resolve(
@@ -128,15 +129,61 @@ test.describe("support chat", () => {
   });
 });
 
+test("never loads on a share page, even for a signed-in person with the chat on (H3)", async ({
+  browser,
+  baseURL,
+}) => {
+  const base = baseURL ?? "";
+  const { context } = await signedInContext(browser, base);
+  await turnChatOn(context);
+  const rr = Array.from({ length: 60 }, (_, i) => 800 + 30 * Math.sin(i / 2));
+  const headers = await csrfHeaders(context.request, base);
+  const created = await context.request.post(API.measurements, {
+    data: {
+      client_id: crypto.randomUUID(),
+      rr_ms: rr,
+      source: "file",
+      started_at: new Date(Date.now() - 3600_000).toISOString(),
+      time_zone: "Europe/Moscow",
+    },
+    headers,
+  });
+  const { id } = (await created.json()) as { id: string };
+  const link = await context.request.post(API.shareLinks, {
+    data: { kind: "measurement", target_id: id },
+    headers,
+  });
+  const { token } = (await link.json()) as ShareLinkCreated;
+  const page = await context.newPage();
+  await watchScript(page);
+  const requested: string[] = [];
+  page.on("request", (request) => requested.push(request.url()));
+  const thirdParty = await openSharePage(page, `${base}/share-measurement#${token}`);
+  await expect(page.getByText(tr("en", "share.banner.text"))).toBeVisible();
+  // Past the 2 s boot delay (with a margin): no script, no Messenger, nothing from elsewhere.
+  await page.waitForFunction(() => performance.now() > 4_000, undefined, { timeout: 20_000 });
+  expect(await page.evaluate(() => (window as ChatWindow).__chatScriptAtMs)).toBeUndefined();
+  expect(await page.evaluate(() => typeof (window as ChatWindow).Intercom)).toBe("undefined");
+  expect(requested.filter((url) => url.includes(STAND_IN_PATH))).toEqual([]);
+  expect(thirdParty()).toEqual([]);
+  await context.close();
+});
+
 /** The configuration the browser sees gets an Intercom key and the stand-in's address; the stand-in is served. */
 async function turnChatOn(context: BrowserContext): Promise<void> {
   await context.route(`**${API.configEnv}`, async (route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as Record<string, unknown>;
-    await route.fulfill({
-      response,
-      json: { ...body, intercom_key: "e2e-app", chat_widget_url: STAND_IN_PATH },
-    });
+    try {
+      const response = await route.fetch();
+      const body = (await response.json()) as Record<string, unknown>;
+      await route.fulfill({
+        response,
+        json: { ...body, intercom_key: "e2e-app", chat_widget_url: STAND_IN_PATH },
+      });
+    } catch (error) {
+      // A config call the page abandoned (it navigated, as logout does) has no answer to change; seen
+      // as "Response has been disposed". Anything else is a real failure.
+      if (!String(error).includes("disposed")) throw error;
+    }
   });
   await context.route(`**${STAND_IN_PATH}`, (route) =>
     route.fulfill({ path: STAND_IN_FILE, contentType: "application/javascript; charset=utf-8" }),

@@ -6,6 +6,7 @@ import { expect, test } from "@playwright/test";
 import { API } from "@tonus/contract";
 import { LANGS, tr } from "../support/i18n.ts";
 import { csrfHeaders, newUser, registerViaApi } from "../support/seed.ts";
+import { openSharePage } from "../support/share.ts";
 
 /** Two minutes of a calm rhythm: 150 intervals around 800 ms with breathing-like variation. */
 const RR = Array.from({ length: 150 }, (_, i) => Math.round(800 + 40 * Math.sin(i / 2.5) + ((i * 37) % 11)));
@@ -44,9 +45,10 @@ for (const { lang, browserLocale } of LANGS) {
 
       const visitor = await browser.newContext({ locale: browserLocale });
       const view = await visitor.newPage();
-      await view.goto(address);
+      const thirdParty = await openSharePage(view, address);
       await expect(view.getByText(t("share.banner.text"))).toBeVisible();
       await expect(view.getByTestId("score-energy")).toBeVisible();
+      expect(thirdParty()).toEqual([]);
       await expect(view.getByRole("listitem").filter({ hasText: /^coffee$/ })).toBeVisible();
       await expect(view.getByRole("button", { name: t("measure.detail.delete") })).toHaveCount(0);
       const axe = await new AxeBuilder({ page: view }).withTags(["wcag2a", "wcag2aa"]).analyze();

@@ -1,3 +1,6 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { API } from "@tonus/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "./app.ts";
@@ -81,5 +84,47 @@ describe("maintenance mode", () => {
       error: "Maintenance in progress, please come back later",
     });
     await app.close();
+  });
+});
+
+describe("the web app's pages", () => {
+  let app: App;
+  let dist: string;
+  beforeAll(async () => {
+    dist = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-web-dist-"));
+    fs.writeFileSync(path.join(dist, "index.html"), "<!doctype html><title>Tonus</title>");
+    app = await buildTestApp(await getTestDatabase("pglite"), { WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await app.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+  const page = (url: string) => app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+
+  it("serves the share pages unindexed, uncached and without a referrer (H1, H3)", async () => {
+    for (const url of ["/share-measurement", "/share-bp-log", "/share-bp-log/", "/share-measurement?x=1"]) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["content-type"]).toContain("text/html");
+      expect(res.headers["x-robots-tag"], url).toBe("noindex, nofollow");
+      expect(res.headers["referrer-policy"], url).toBe("no-referrer");
+      expect(res.headers["cache-control"], url).toBe("no-store");
+      // Only our own origin for scripts, whatever the chat configuration (none here).
+      expect(res.headers["content-security-policy"]).toContain("script-src 'self';");
+      expect(res.headers["x-content-type-options"]).toBe("nosniff");
+    }
+  });
+
+  it("keeps the ordinary headers on other pages and sends the direct-login page no referrer", async () => {
+    for (const url of ["/measure", "/share-measurements", "/dashboard"]) {
+      const res = await page(url);
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers["x-robots-tag"], url).toBeUndefined();
+      expect(res.headers["referrer-policy"], url).toBe("strict-origin-when-cross-origin");
+      expect(res.headers["cache-control"], url).toBe("no-cache");
+    }
+    const direct = await page("/user/login-direct?username=a&code=b");
+    expect(direct.headers["referrer-policy"]).toBe("no-referrer");
+    expect(direct.headers["cache-control"]).toBe("no-store");
   });
 });

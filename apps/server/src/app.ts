@@ -3,6 +3,7 @@ import path from "node:path";
 import cookie from "@fastify/cookie";
 import multipart from "@fastify/multipart";
 import fastifyStatic from "@fastify/static";
+import { isSharePagePath } from "@tonus/contract";
 import Fastify, { type FastifyInstance } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import { type Database, openDatabase } from "./db/client.ts";
@@ -133,7 +134,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   return app as unknown as App;
 }
 
-/** Serves the built web app with history fallback; unknown API paths get the JSON 404. */
+/** The web app's direct-login page (its address carries the pair until the page has used it). */
+const LOGIN_DIRECT_PAGE = "/user/login-direct";
+
+/**
+ * Serves the built web app with history fallback; unknown API paths get the JSON 404. The share pages
+ * and the direct-login page get their own headers.
+ */
 async function registerWebApp(app: FastifyInstance, config: Config): Promise<void> {
   const hasDist = fs.existsSync(path.join(config.webDist, "index.html"));
   if (hasDist) {
@@ -147,7 +154,19 @@ async function registerWebApp(app: FastifyInstance, config: Config): Promise<voi
       !isApiPath(request.url) &&
       !/\.[a-z0-9]{1,8}$/i.test(request.url.split("?")[0] ?? "")
     ) {
-      return reply.type("text/html").header("cache-control", "no-cache").sendFile("index.html");
+      const pathname = request.url.split("?")[0] ?? "";
+      if (isSharePagePath(pathname)) {
+        // A share page (RELIABILITY H1/H3): not indexed, not cached, no referrer to anywhere it links.
+        reply
+          .header("x-robots-tag", "noindex, nofollow")
+          .header("referrer-policy", "no-referrer")
+          .header("cache-control", "no-store");
+      } else if (pathname === LOGIN_DIRECT_PAGE) {
+        // The direct-login page carries sign-in credentials in its address until it has used them.
+        reply.header("referrer-policy", "no-referrer").header("cache-control", "no-store");
+      } else reply.header("cache-control", "no-cache");
+      // cacheControl off: @fastify/static would otherwise replace the header set above.
+      return reply.type("text/html").sendFile("index.html", { cacheControl: false });
     }
     if (!hasDist && accept.includes("text/html") && !isApiPath(request.url)) {
       return reply.status(503).type("text/plain").send("The web app is not built: run `npm run build`.");

@@ -72,3 +72,16 @@ export const API = {
   /** Batches of samples, RR measurements and blood-pressure readings from the companion and other clients (`Authorization: Token tok_…`, `Idempotency-Key`). */
   ingest: "/dashboard_api/v1/ingest/",
 } as const;
+
+/**
+ * The web pages a share link opens (the token in the address fragment). They are served with
+ * `X-Robots-Tag: noindex, nofollow`, `Referrer-Policy: no-referrer` and `Cache-Control: no-store`, and
+ * load nothing from other origins (no chat widget): RELIABILITY H1/H3.
+ */
+export const SHARE_PAGE_PATHS = ["/share-measurement", "/share-bp-log"] as const;
+
+/** Whether `pathname` is one of the share pages (with or without a trailing slash). */
+export function isSharePagePath(pathname: string): boolean {
+  const path = pathname.split("?")[0]?.replace(/\/+$/, "") ?? "";
+  return (SHARE_PAGE_PATHS as readonly string[]).includes(path);
+}

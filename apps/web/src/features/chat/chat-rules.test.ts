@@ -22,8 +22,11 @@ describe("shouldLoadChat", () => {
     expect(shouldLoadChat({ ...base, hasPendingDirectLogin: true })).toBe(false);
   });
 
-  it("stays off on /payment-cancel and the header-less paths", () => {
+  it("stays off on /payment-cancel, the header-less paths and the share pages", () => {
     for (const pathname of [
+      "/share-measurement",
+      "/share-bp-log",
+      "/share-bp-log/",
       "/payment-cancel",
       "/payment-cancel-info",
       "/data-sources-mobile-back",

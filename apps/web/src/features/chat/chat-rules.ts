@@ -1,12 +1,15 @@
-import type { UserType } from "@tonus/contract";
+import { isSharePagePath, type UserType } from "@tonus/contract";
 import { isBarePath } from "../../app/layout/chrome.ts";
 
 /** Spec §9: the chat widget boots 2 seconds after load. */
 export const CHAT_BOOT_DELAY_MS = 2000;
 
-/** Spec §2: the widget is hidden on /payment-cancel and wherever the header is (measure-details, …). */
+/**
+ * Spec §2: the widget is hidden on /payment-cancel and wherever the header is (measure-details, …);
+ * RELIABILITY H3: a share page loads nothing from another origin, even for a signed-in visitor.
+ */
 export function isChatHiddenOn(pathname: string): boolean {
-  return pathname.startsWith("/payment-cancel") || isBarePath(pathname);
+  return pathname.startsWith("/payment-cancel") || isBarePath(pathname) || isSharePagePath(pathname);
 }
 
 /** Full users only, never on /payment-cancel or the header-less paths, never while URL credentials are pending. */
