@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /** Billing API paths (spec §7; the billing host's paths are served by the same server). */
 export const BILLING_API = {
@@ -229,7 +230,7 @@ export const CardVerifyRequestSchema = z
     stripe3dToken: z.string().min(1).max(255).optional(),
   })
   .refine((b) => Boolean(b.stripeToken) !== Boolean(b.stripe3dToken), {
-    message: "Send a card token or a 3-D Secure token",
+    message: SCHEMA_MESSAGES.card_token,
   });
 export const CardVerifyResponseSchema = z.object({
   status: z.enum(["verified", "requires_action"]),

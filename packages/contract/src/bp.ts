@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { IsoDateSchema, TimeZoneSchema } from "./common.ts";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
  * Blood-pressure readings (spec §3 "Blood pressure entry": systolic, diastolic; issue 5 adds pulse,
@@ -40,7 +41,7 @@ const note = z.string().trim().max(BP_LIMITS.noteMax);
 
 const systolicAboveDiastolic = (v: { systolic?: number; diastolic?: number }) =>
   v.systolic === undefined || v.diastolic === undefined || v.systolic > v.diastolic;
-const SYS_DIA_MESSAGE = { message: "Systolic pressure must be above diastolic", path: ["systolic"] };
+const SYS_DIA_MESSAGE = { message: SCHEMA_MESSAGES.systolic_above_diastolic, path: ["systolic"] };
 
 export const BpReadingCreateSchema = z
   .strictObject({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /** An e-mail address as typed; trimmed and lower-cased so one person has one account. */
 export const EmailSchema = z
@@ -6,7 +7,7 @@ export const EmailSchema = z
   .trim()
   .max(254)
   .transform((v) => v.normalize("NFC").toLowerCase())
-  .pipe(z.email({ message: "Enter a valid email address" }));
+  .pipe(z.email({ message: SCHEMA_MESSAGES.email }));
 
 /** A calendar date `YYYY-MM-DD` (no time, no zone). */
 export const IsoDateSchema = z.iso.date();
@@ -23,7 +24,7 @@ export const TimeZoneSchema = z
     } catch {
       return false;
     }
-  }, "Unknown time zone");
+  }, SCHEMA_MESSAGES.time_zone);
 
 export const LocaleSchema = z.enum(["en", "ru"]);
 export type Locale = z.infer<typeof LocaleSchema>;

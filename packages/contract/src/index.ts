@@ -12,6 +12,7 @@ export * from "./ifttt.ts";
 export * from "./imports.ts";
 export * from "./ingest.ts";
 export * from "./measurements.ts";
+export * from "./messages.ts";
 export * from "./notifications.ts";
 export * from "./oauth.ts";
 export * from "./paths.ts";

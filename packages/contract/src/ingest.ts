@@ -4,6 +4,7 @@ import { TimeZoneSchema } from "./common.ts";
 import { type DisplayUnit, METRICS, type MetricKey } from "./dashboard-metrics.ts";
 import { ErrorCodeSchema } from "./errors.ts";
 import { MeasurementUploadSchema } from "./measurements.ts";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
  * The ingest API (issue 7): the mobile companion and other clients send batches of records with
@@ -118,8 +119,8 @@ export const INGEST_LIMITS = {
 /** Where a sample came from (`apple_health`, `health_connect`, `polar`, …); `measurement` is Tonus's own. */
 export const IngestSourceSchema = z
   .string()
-  .regex(/^[a-z][a-z0-9_.-]{0,63}$/, "Lower-case letters, digits, '_', '.', '-'; starting with a letter")
-  .refine((source) => source !== "measurement", "'measurement' is reserved for Tonus's own measurements");
+  .regex(/^[a-z][a-z0-9_.-]{0,63}$/, SCHEMA_MESSAGES.ingest_source)
+  .refine((source) => source !== "measurement", SCHEMA_MESSAGES.ingest_source_reserved);
 
 /** The source of samples that name none. */
 export const INGEST_DEFAULT_SOURCE = "api";
@@ -171,7 +172,7 @@ export const IngestBpReadingSchema = z
     note: z.string().trim().max(BP_LIMITS.noteMax).optional(),
   })
   .refine((r) => r.systolic > r.diastolic, {
-    message: "Systolic pressure must be above diastolic",
+    message: SCHEMA_MESSAGES.systolic_above_diastolic,
     path: ["systolic"],
   });
 export type IngestBpReading = z.infer<typeof IngestBpReadingSchema>;

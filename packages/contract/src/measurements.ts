@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { BpCategorySchema, InstantSchema } from "./bp.ts";
 import { TimeZoneSchema } from "./common.ts";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
  * HRV measurements (spec §3 Measurement, §5, §6). The client uploads only the raw RR series and what
@@ -37,7 +38,7 @@ const TagSchema = z
   .trim()
   .min(1)
   .max(MEASUREMENT_LIMITS.tagMaxLength)
-  .regex(/^[^,\p{Cc}]+$/u, "No commas or control characters");
+  .regex(/^[^,\p{Cc}]+$/u, SCHEMA_MESSAGES.tag_characters);
 export const TagsSchema = z.array(TagSchema).max(MEASUREMENT_LIMITS.maxTags);
 export const LabelsSchema = z.array(TagSchema).max(MEASUREMENT_LIMITS.maxLabels);
 
@@ -53,7 +54,7 @@ export const MeasurementUploadSchema = z.object({
     .min(MEASUREMENT_LIMITS.minIntervals)
     .max(MEASUREMENT_LIMITS.maxIntervals)
     .refine((rr) => rr.reduce((a, b) => a + b, 0) <= MEASUREMENT_LIMITS.maxDurationMs, {
-      message: "The RR series is longer than one hour",
+      message: SCHEMA_MESSAGES.rr_too_long,
     }),
   /**
    * Indices into `rr_ms` of intervals that do not follow the one before them: the beats between were
@@ -70,7 +71,7 @@ export const MeasurementUploadSchema = z.object({
     )
     .max(MEASUREMENT_LIMITS.maxIntervals)
     .refine((b) => b.every((v, i) => i === 0 || v > (b[i - 1] ?? 0)), {
-      message: "Breaks must be in increasing order",
+      message: SCHEMA_MESSAGES.rr_breaks_order,
     })
     .optional(),
   source: MeasurementSourceSchema,

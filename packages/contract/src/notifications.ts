@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
  * Notification settings (spec §2 "notification settings") and the one-click unsubscribe link every
@@ -26,7 +27,7 @@ export type NotificationList = z.infer<typeof NotificationListSchema>;
 export const IsoWeekdaySchema = z.number().int().min(1).max(7);
 
 /** A wall-clock time `HH:MM` (24-hour) in the person's time zone. */
-export const LocalTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, "Use the 24-hour form HH:MM");
+export const LocalTimeSchema = z.string().regex(/^([01]\d|2[0-3]):[0-5]\d$/, SCHEMA_MESSAGES.local_time);
 
 /** The local time the weekly report is sent on its day, in the person's time zone. */
 export const WEEKLY_REPORT_LOCAL_TIME = "08:00";
@@ -60,13 +61,13 @@ export const NotificationSettingsUpdateSchema = z
     reminder_days: z
       .array(IsoWeekdaySchema)
       .max(7)
-      .refine((days) => new Set(days).size === days.length, "Each day once")
+      .refine((days) => new Set(days).size === days.length, SCHEMA_MESSAGES.days_once)
       .transform((days) => [...days].sort((a, b) => a - b))
       .optional(),
     product_news: z.boolean().optional(),
   })
   .refine((u) => !(u.reminders === true && u.reminder_days?.length === 0), {
-    message: "Choose at least one day for reminders",
+    message: SCHEMA_MESSAGES.reminder_days,
     path: ["reminder_days"],
   });
 export type NotificationSettingsUpdate = z.input<typeof NotificationSettingsUpdateSchema>;

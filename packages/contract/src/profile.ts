@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { IsoDateSchema, LocaleSchema, TimeZoneSchema } from "./common.ts";
 import { ENERGY_UNITS } from "./dashboard-metrics.ts";
+import { SCHEMA_MESSAGES } from "./messages.ts";
 
 export const UnitsSchema = z.enum(["metric", "imperial"]);
 export type Units = z.infer<typeof UnitsSchema>;
@@ -51,7 +52,7 @@ export const ProfileUpdateSchema = z.strictObject({
   date_of_birth: IsoDateSchema.refine(
     (d) => d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10),
     {
-      message: "Date of birth must be between 1900 and today",
+      message: SCHEMA_MESSAGES.date_of_birth,
     },
   )
     .nullable()

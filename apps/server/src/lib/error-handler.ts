@@ -2,15 +2,21 @@ import type { ApiErrorBody } from "@tonus/contract";
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError } from "./app-error.ts";
-import { pickLocale, translateOptional } from "./i18n.ts";
+import { pickLocale, type ServerLocale, translate, translateOptional } from "./i18n.ts";
+import { issueText } from "./validation-text.ts";
 
 type Issue = { path: string; message: string };
 
-function validationIssues(err: FastifyError): Issue[] {
+/** The schema's complaints, each in the person's language (see `issueText`). */
+function validationIssues(err: FastifyError, locale: ServerLocale): Issue[] {
   if (!hasZodFastifySchemaValidationErrors(err)) return [];
   return err.validation.map((v) => ({
     path: `${err.validationContext ?? "body"}${v.instancePath.replaceAll("/", ".")}`,
-    message: v.message ?? "invalid",
+    message: issueText(locale, {
+      code: String(v.keyword),
+      message: v.message ?? "invalid",
+      params: (v.params ?? {}) as Record<string, unknown>,
+    }),
   }));
 }
 
@@ -32,12 +38,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     let body: ApiErrorBody;
     let status: number;
-    const issues = validationIssues(err);
+    const locale = pickLocale(request.headers["accept-language"]);
+    const issues = validationIssues(err, locale);
     const known = err instanceof AppError ? err : issues.length ? undefined : fromFastifyError(err);
     if (issues.length) {
       status = 400;
+      const list = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
       body = {
-        error: issues.map((i) => `${i.path}: ${i.message}`).join("; "),
+        error: locale === "en" ? list : translate(locale, "validation.summary", { issues: list }),
         code: "validation_failed",
         issues,
       };
@@ -46,13 +54,16 @@ export function registerErrorHandler(app: FastifyInstance): void {
       const { retryAfterS, ...details } = known.details ?? {};
       if (typeof retryAfterS === "number") reply.header("retry-after", String(retryAfterS));
       // Russian-preferring browsers get the catalogue's text for the code; English keeps the thrown message.
-      const locale = pickLocale(request.headers["accept-language"]);
+      // `payment_failed` has none: its message is the payment provider's own (spec §8 "Payment error …").
       const localized = locale === "ru" ? translateOptional("ru", `errors.${known.code}`) : undefined;
       body = { error: localized ?? known.message, code: known.code, ...details };
       if (status >= 500) request.log.warn({ err }, "request failed");
     } else {
       status = 500;
-      body = { error: "Internal Server Error", code: "internal" };
+      body = {
+        error: locale === "en" ? "Internal Server Error" : translate(locale, "errors.internal"),
+        code: "internal",
+      };
       request.log.error({ err }, "unhandled error");
     }
     body.requestId = request.id;
