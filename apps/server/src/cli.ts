@@ -9,6 +9,11 @@ import { openDatabase } from "./db/client.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { BILLING_USAGE, isBillingCommand, runBillingCli } from "./modules/billing/billing.cli.ts";
+import {
+  parseRecomputeArgs,
+  RECOMPUTE_USAGE,
+  recomputeCommand,
+} from "./modules/measurements/measurements.cli.ts";
 import { SEND_NEWS_USAGE, sendNewsCommand } from "./modules/notifications/notifications.cli.ts";
 import { REGISTER_CLIENT_USAGE, registerClientCommand } from "./modules/oauth/oauth.cli.ts";
 import {
@@ -29,6 +34,7 @@ Commands:
   ${BILLING_USAGE}
   ${REGISTER_CLIENT_USAGE}
   ${SEND_NEWS_USAGE}
+  ${RECOMPUTE_USAGE}
 
 Runs against DATABASE_URL, or the embedded database in DATA_DIR (stop the server first).`;
 
@@ -47,17 +53,21 @@ async function run(argv: string[]): Promise<number> {
   const [command, email, ...rest] = argv;
   const isRegister = command === "register-oauth-client";
   const isNews = command === "send-news";
+  const isRecompute = command === "measurements-recompute";
   const known = command === "list-users" || (command !== undefined && command in COMMANDS);
-  const usageError = isNews
-    ? argv.length < 3
-    : isRegister
-      ? argv.length < 4
-      : !known ||
-        rest.length > 0 ||
-        (command !== "list-users" && !email) ||
-        (command === "list-users" && email);
+  const recompute = isRecompute ? parseRecomputeArgs(argv.slice(1)) : null;
+  const usageError = isRecompute
+    ? recompute === null
+    : isNews
+      ? argv.length < 3
+      : isRegister
+        ? argv.length < 4
+        : !known ||
+          rest.length > 0 ||
+          (command !== "list-users" && !email) ||
+          (command === "list-users" && email);
   if (usageError) {
-    const unknown = command && !known && !isRegister && !isNews;
+    const unknown = command && !known && !isRegister && !isNews && !isRecompute;
     process.stderr.write(`${unknown ? `tonus: unknown command ${command}\n\n` : ""}${USAGE}\n`);
     return 2;
   }
@@ -84,6 +94,13 @@ async function run(argv: string[]): Promise<number> {
     pgliteDir: path.join(config.DATA_DIR, "pgdata"),
   });
   try {
+    if (recompute) {
+      const result = await recomputeCommand(database.db, recompute, (line) =>
+        process.stdout.write(`${line}\n`),
+      );
+      if (result.message) process.stderr.write(`${result.message}\n`);
+      return result.code;
+    }
     if (isRegister || isNews) {
       const result = await (isNews ? sendNewsCommand : registerClientCommand)(database.db, argv.slice(1));
       if (result.usage) {

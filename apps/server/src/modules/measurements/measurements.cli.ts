@@ -1,53 +1,74 @@
-/**
- * Recomputes every stored measurement whose result was computed by another algorithm version (or that
- * has none, after an archive import), without starting the server:
- *   node apps/server/src/modules/measurements/measurements.cli.ts
- * Uses the server's environment (DATABASE_URL, or DATA_DIR for the embedded database, which must not be
- * in use by a running server). Resumable: each measurement commits on its own, so an interrupted run
- * loses nothing and the next run continues with what is still stale. A running server does the same
- * in the background (job `measurements.recompute`, hourly, each run handing over to the next until done).
- */
-import path from "node:path";
-import { openDatabase } from "../../db/client.ts";
-import { acquireDataDirLock } from "../../db/lock.ts";
-import { loadConfig } from "../../lib/config.ts";
-import { MEASUREMENT_ALGORITHM_VERSION } from "./measurements.compute.ts";
+import type { Db } from "../../db/client.ts";
+import { MEASUREMENT_ALGORITHM_VERSION, RECOMPUTE_REQUESTED } from "./measurements.compute.ts";
 import { recomputeStale } from "./measurements.recompute.ts";
+import { countWithVersion, markForRecompute } from "./measurements.repo.ts";
 
-async function run(): Promise<number> {
-  const config = loadConfig(process.env);
-  const release = config.DATABASE_URL ? () => {} : acquireDataDirLock(config.DATA_DIR, () => {});
-  const database = await openDatabase({
-    url: config.DATABASE_URL,
-    pgliteDir: path.join(config.DATA_DIR, "pgdata"),
-  });
-  try {
-    let total = 0;
-    let failed = 0;
-    let lastId: string | null = null;
-    for (;;) {
-      const progress = await recomputeStale(database.db, { afterId: lastId, maxRows: 500 });
-      total += progress.done;
-      failed += progress.failed;
-      lastId = progress.lastId;
-      process.stdout.write(
-        `measurements: ${total} recomputed to ${MEASUREMENT_ALGORITHM_VERSION}, ${progress.remaining} stale left\n`,
-      );
-      if (lastId === null) break;
-    }
-    if (failed > 0)
-      process.stderr.write(`measurements: ${failed} could not be computed (left as they were)\n`);
-    return failed > 0 ? 1 : 0;
-  } finally {
-    await database.close();
-    release();
+export const RECOMPUTE_USAGE = `measurements-recompute [--all] [--batch N]
+                          recompute stored measurements from their raw RR with this version's
+                          algorithms: those computed by another version or not yet (archive
+                          imports); --all every measurement (after a fix that kept the version);
+                          resumable: run it again after an interruption; a progress line every N
+                          (default 500)`;
+
+export type RecomputeOptions = { all: boolean; batch: number };
+
+/** The command's arguments, or null when they are not its usage. */
+export function parseRecomputeArgs(args: string[]): RecomputeOptions | null {
+  let all = false;
+  let batch = 500;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--all") all = true;
+    else if (arg === "--batch") {
+      const n = Number(args[++i]);
+      if (!Number.isInteger(n) || n < 1 || n > 100_000) return null;
+      batch = n;
+    } else return null;
   }
+  return { all, batch };
 }
 
-run().then(
-  (code) => process.exit(code),
-  (error: unknown) => {
-    process.stderr.write(`measurements: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exit(1);
-  },
-);
+/**
+ * `npm run cli -- measurements-recompute [--all]`: recomputes, one transaction per measurement, every
+ * stale row (another algorithm version, or no result yet after an archive import), printing progress
+ * through `out`. `--all` first marks every up-to-date row stale (its numbers stay readable meanwhile,
+ * with `algorithm_version` = `RECOMPUTE_REQUESTED`), unless rows marked by an earlier, interrupted
+ * `--all` are still waiting: then it continues that run instead of starting over. Either way an
+ * interrupted run loses nothing; the next run (or the server's hourly `measurements.recompute` job)
+ * finishes what is still stale. Exit 1 when some series could not be computed (left as they were).
+ */
+export async function recomputeCommand(
+  db: Db,
+  parsed: RecomputeOptions,
+  out: (line: string) => void,
+): Promise<{ code: 0 | 1; message?: string }> {
+  if (parsed.all) {
+    const waiting = await countWithVersion(db, RECOMPUTE_REQUESTED);
+    if (waiting > 0)
+      out(`measurements: continuing the recompute of every measurement (${waiting} still waiting)`);
+    else {
+      const marked = await markForRecompute(db, MEASUREMENT_ALGORITHM_VERSION, RECOMPUTE_REQUESTED);
+      out(`measurements: every measurement will be recomputed (${marked} marked)`);
+    }
+  }
+  let total = 0;
+  let failed = 0;
+  let lastId: string | null = null;
+  for (;;) {
+    const progress = await recomputeStale(db, {
+      afterId: lastId,
+      maxRows: parsed.batch,
+      batch: Math.min(50, parsed.batch),
+    });
+    total += progress.done;
+    failed += progress.failed;
+    lastId = progress.lastId;
+    out(
+      `measurements: ${total} recomputed to ${MEASUREMENT_ALGORITHM_VERSION}, ${progress.remaining} stale left`,
+    );
+    if (lastId === null) break;
+  }
+  if (failed > 0)
+    return { code: 1, message: `measurements: ${failed} could not be computed (left as they were)` };
+  return { code: 0 };
+}

@@ -23,6 +23,12 @@ import {
  */
 export const MEASUREMENT_ALGORITHM_VERSION = `${RR_ALGORITHM_VERSION}+m1`;
 
+/**
+ * The `algorithm_version` of a measurement the operator asked to recompute (`measurements-recompute
+ * --all`): stale like any other version, its stored numbers readable until it is recomputed.
+ */
+export const RECOMPUTE_REQUESTED = "recompute-requested";
+
 /** A blood-pressure reading counts for a measurement within this many minutes of its start. */
 export const BP_WINDOW_MINUTES = 30;
 

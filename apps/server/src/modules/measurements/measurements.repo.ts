@@ -236,6 +236,27 @@ export async function staleBatch(
     .limit(limit);
 }
 
+/**
+ * Marks every measurement computed with `version` as stale by setting its version to `marker` (its
+ * stored numbers stay readable meanwhile); returns how many were marked.
+ */
+export async function markForRecompute(db: Db, version: string, marker: string): Promise<number> {
+  const rows = await db
+    .update(measurements)
+    .set({ algorithmVersion: marker })
+    .where(eq(measurements.algorithmVersion, version))
+    .returning({ id: measurements.id });
+  return rows.length;
+}
+
+export async function countWithVersion(db: Db, version: string): Promise<number> {
+  const [row] = await db
+    .select({ n: count() })
+    .from(measurements)
+    .where(eq(measurements.algorithmVersion, version));
+  return Number(row?.n ?? 0);
+}
+
 export async function countStale(db: Db, version: string): Promise<number> {
   const [row] = await db
     .select({ n: count() })
