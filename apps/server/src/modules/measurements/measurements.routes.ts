@@ -128,7 +128,7 @@ export function registerMeasurementRoutes(app: FastifyInstance, ctx: AppContext)
     API.measurement,
     { config: { access: "user" }, schema: { params: IdParamsSchema, response: { 200: OkSchema } } },
     async (request) => {
-      await deleteMeasurement(ctx, requireUserId(request), request.params.id);
+      await deleteMeasurement(ctx, requireUserId(request), request.params.id, request);
       return { ok: true as const };
     },
   );

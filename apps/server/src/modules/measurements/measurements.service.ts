@@ -8,6 +8,7 @@ import type {
 } from "@tonus/contract";
 import { MEASUREMENT_LIMITS } from "@tonus/contract";
 import type { BaselineEntry } from "@tonus/hrv";
+import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
@@ -19,6 +20,7 @@ import {
   removeValues,
 } from "../dashboard-values/dashboard-values.service.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
+import { removeShareLinksTo } from "../shares/shares.service.ts";
 import {
   BP_WINDOW_MINUTES,
   computeMeasurement,
@@ -341,12 +343,21 @@ export async function updateMeasurement(
   return toDetail(ctx, row, (await getEntitlements(ctx, userId)).is_customer);
 }
 
-/** Deletes a measurement with its dashboard values; its share links stop opening anything (404). */
-export async function deleteMeasurement(ctx: Ctx, userId: string, id: string): Promise<void> {
+/**
+ * Deletes a measurement with its dashboard values and its share links, in one transaction: the links
+ * stop opening anything (404) and leave the owner's list.
+ */
+export async function deleteMeasurement(
+  ctx: Ctx,
+  userId: string,
+  id: string,
+  request?: FastifyRequest,
+): Promise<void> {
   await ctx.database.db.transaction(async (t) => {
     const tx = asDb(t);
     const row = await deleteMeasurementOf(tx, userId, idOrNone(id));
     if (!row) throw new AppError("not_found", "Not found");
+    await removeShareLinksTo(tx, userId, "measurement", row.id, request);
     await removeValues(
       tx,
       userId,

@@ -13,7 +13,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { App } from "../../app.ts";
-import { dashboardValues, measurements, outboxEvents, users } from "../../db/schema.ts";
+import { auditLog, dashboardValues, measurements, outboxEvents, shareLinks, users } from "../../db/schema.ts";
 import { deleteUserData, exportUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, TestClient } from "../../test/harness.ts";
@@ -501,6 +501,43 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
       headers: { authorization: `Token ${(second as ShareLinkCreated).token}` },
     });
     expect(afterDelete.statusCode).toBe(404);
+  });
+
+  it("takes a deleted measurement's share links with it, in the owner's list too", async () => {
+    const doomed = await create();
+    const kept = await create({ started_at: "2026-11-21T07:30:00Z" });
+    const share = async (targetId: string) =>
+      (
+        await client.post(API.shareLinks, { kind: "measurement", target_id: targetId })
+      ).json() as ShareLinkCreated;
+    const revoked = await share(doomed.id);
+    expect((await client.delete(API.shareLink.replace(":id", revoked.id))).statusCode).toBe(200);
+    const live = await share(doomed.id);
+    const other = await share(kept.id);
+    const listed = async () =>
+      ((await client.get(API.shareLinks)).json() as { results: { id: string }[] }).results
+        .map((l) => l.id)
+        .sort();
+    expect(await listed()).toEqual([revoked.id, live.id, other.id].sort());
+
+    expect((await client.delete(url(doomed.id))).statusCode).toBe(200);
+    expect(await listed()).toEqual([other.id]);
+    const rows = await app.ctx.database.db.select().from(shareLinks);
+    expect(rows.map((r) => r.id)).toEqual([other.id]);
+    const audit = await app.ctx.database.db
+      .select()
+      .from(auditLog)
+      .where(eq(auditLog.action, "share.revoked"));
+    expect(
+      audit
+        .filter((a) => (a.meta as { reason?: string }).reason === "target_deleted")
+        .map((a) => a.objectId)
+        .sort(),
+    ).toEqual([revoked.id, live.id].sort());
+    const open = (token: string) =>
+      app.inject({ method: "GET", url: API.sharedMeasurement, headers: { authorization: `Token ${token}` } });
+    expect((await open(live.token)).statusCode).toBe(404);
+    expect((await open(other.token)).statusCode).toBe(200);
   });
 
   it("answers bodies outside the contract's JSON Schema with a 4xx and stores nothing (Z)", async () => {

@@ -35,3 +35,17 @@ export async function revokeShareLinkOf(
     .returning({ id: shareLinks.id });
   return rows.length > 0;
 }
+
+/** Deletes every link of the owner's to one target (live or revoked); returns their ids. */
+export async function deleteShareLinksTo(
+  db: Db,
+  userId: string,
+  kind: string,
+  targetId: string,
+): Promise<string[]> {
+  const rows = await db
+    .delete(shareLinks)
+    .where(and(eq(shareLinks.userId, userId), eq(shareLinks.kind, kind), eq(shareLinks.targetId, targetId)))
+    .returning({ id: shareLinks.id });
+  return rows.map((r) => r.id);
+}

@@ -6,7 +6,13 @@ import { writeAudit } from "../../lib/audit.ts";
 import { SHARE_TOKEN_PREFIX } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { randomToken, sha256 } from "../../lib/crypto.ts";
-import { insertShareLink, listShareLinksOf, revokeShareLinkOf, type ShareLinkRow } from "./shares.repo.ts";
+import {
+  deleteShareLinksTo,
+  insertShareLink,
+  listShareLinksOf,
+  revokeShareLinkOf,
+  type ShareLinkRow,
+} from "./shares.repo.ts";
 
 /** How a module that owns a shareable kind proves the target is the owner's. */
 export type ShareKindHandler = {
@@ -78,4 +84,28 @@ export async function revokeShareLink(
   const { db } = ctx.database;
   if (!(await revokeShareLinkOf(db, userId, id))) throw new AppError("not_found", "Not found");
   await writeAudit(db, { action: "share.revoked", userId, objectId: id, request });
+}
+
+/**
+ * Removes the owner's links to an object that is being deleted, inside the caller's transaction: they
+ * would open nothing, so they leave the owner's list too (audited as revoked, reason `target_deleted`).
+ */
+export async function removeShareLinksTo(
+  tx: Db,
+  userId: string,
+  kind: ShareKind,
+  targetId: string,
+  request?: FastifyRequest,
+): Promise<number> {
+  const ids = await deleteShareLinksTo(tx, userId, kind, targetId);
+  for (const id of ids) {
+    await writeAudit(tx, {
+      action: "share.revoked",
+      userId,
+      objectId: id,
+      request,
+      meta: { kind, reason: "target_deleted" },
+    });
+  }
+  return ids.length;
 }
