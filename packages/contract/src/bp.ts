@@ -34,6 +34,15 @@ export type BpCategory = z.infer<typeof BpCategorySchema>;
 /** An instant with an offset, e.g. `2026-11-23T08:15:00+03:00` or `…Z`. */
 export const InstantSchema = z.iso.datetime({ offset: true });
 
+/**
+ * A bound of a list's period: an instant in the years 1900–9999 (further out, a year such as 0000 is
+ * not a date every database takes).
+ */
+export const PeriodBoundSchema = InstantSchema.refine((t) => {
+  const ms = Date.parse(t);
+  return ms >= Date.UTC(1900, 0, 1) && ms < Date.UTC(10000, 0, 1);
+}, SCHEMA_MESSAGES.period_range);
+
 const systolic = z.number().int().min(BP_LIMITS.systolic.min).max(BP_LIMITS.systolic.max);
 const diastolic = z.number().int().min(BP_LIMITS.diastolic.min).max(BP_LIMITS.diastolic.max);
 const pulse = z.number().int().min(BP_LIMITS.pulse.min).max(BP_LIMITS.pulse.max);
@@ -89,8 +98,8 @@ export type BpReading = z.infer<typeof BpReadingSchema>;
 
 /** `from`/`to` bound `measured_at` (from inclusive, to exclusive); newest first. */
 export const BpReadingListQuerySchema = z.object({
-  from: InstantSchema.optional(),
-  to: InstantSchema.optional(),
+  from: PeriodBoundSchema.optional(),
+  to: PeriodBoundSchema.optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

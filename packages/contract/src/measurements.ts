@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BpCategorySchema, InstantSchema } from "./bp.ts";
+import { BpCategorySchema, InstantSchema, PeriodBoundSchema } from "./bp.ts";
 import { TimeZoneSchema } from "./common.ts";
 import { SCHEMA_MESSAGES } from "./messages.ts";
 
@@ -185,10 +185,14 @@ export type Measurement = z.infer<typeof MeasurementSchema>;
 
 export const MeasurementListQuerySchema = z.object({
   /** `started_at` bounds: from inclusive, to exclusive. */
-  from: InstantSchema.optional(),
-  to: InstantSchema.optional(),
-  /** Comma-separated tags; a measurement must carry all of them. */
-  tags: z.string().max(1000).optional(),
+  from: PeriodBoundSchema.optional(),
+  to: PeriodBoundSchema.optional(),
+  /** Comma-separated tags; a measurement must carry all of them. No control characters (tags have none). */
+  tags: z
+    .string()
+    .max(1000)
+    .regex(/^\P{Cc}*$/u, SCHEMA_MESSAGES.tag_filter_characters)
+    .optional(),
   limit: z.coerce.number().int().min(1).max(200).default(50),
   offset: z.coerce.number().int().min(0).max(1_000_000).default(0),
 });

@@ -17,6 +17,8 @@ export const SCHEMA_MESSAGES = {
   tag_characters: "No commas or control characters",
   rr_too_long: "The RR series is longer than one hour",
   rr_breaks_order: "Breaks must be in increasing order",
+  period_range: "Use a time between the years 1900 and 9999",
+  tag_filter_characters: "No control characters",
 } as const;
 
 export type SchemaMessageKey = keyof typeof SCHEMA_MESSAGES;

@@ -66,6 +66,15 @@ describe.each(BACKENDS)("blood-pressure readings on %s", (backend) => {
     expect(list.results.map((x) => x.category)).toEqual(["isolated_systolic_2", "optimal"]);
     const period = (await client.get(`${API.bpReadings}?from=2026-11-21T00:00:00Z`)).json() as BpReadingList;
     expect(period.results).toHaveLength(1);
+    // A bound no database date takes is refused, not a 500.
+    for (const bound of [
+      "from=0000-01-01T00:00:00Z",
+      "to=275760-09-13T00:00:00Z",
+      "from=1899-12-31T23:59:59Z",
+    ]) {
+      const res = await client.get(`${API.bpReadings}?${bound}`);
+      expect(res.statusCode, bound).toBe(400);
+    }
 
     const edited = await client.request("PATCH", url(r.id), { body: { diastolic: 92, note: "" } });
     expect(edited.statusCode, edited.body).toBe(200);

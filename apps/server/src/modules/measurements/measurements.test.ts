@@ -540,6 +540,95 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     expect((await open(other.token)).statusCode).toBe(200);
   });
 
+  it(
+    "answers hostile list queries (from, to, tags, limit, offset) with a 4xx or a list, never a 5xx (Z1)",
+    async () => {
+      await create({ started_at: "2026-11-10T08:00:00Z", tags: ["morning"] });
+      // Percent-encoded, so any byte can be sent: lone surrogates' UTF-8, NUL, invalid UTF-8.
+      const raw = (s: string) =>
+        [...new TextEncoder().encode(s)].map((b) => `%${b.toString(16).padStart(2, "0")}`).join("");
+      const INSTANTS = [
+        "2026-02-30T00:00:00Z",
+        "2026-13-01T00:00:00Z",
+        "0000-01-01T00:00:00Z",
+        "0001-01-01T00:00:00Z",
+        "9999-12-31T23:59:59.999Z",
+        "275760-09-13T00:00:00Z",
+        "2026-11-10T08:00:00%2B14:00",
+        "2026-11-10T08:00:00-23:59",
+        "2026-11-10T24:00:00Z",
+        "2026-11-10T08:00:60Z",
+        "2026-11-10",
+        "1e400",
+        "now",
+      ];
+      const NUMBERS = [
+        "NaN",
+        "Infinity",
+        "-Infinity",
+        "1e308",
+        "-0",
+        "2e53",
+        "0x10",
+        "1.5",
+        "-1",
+        "",
+        "%207",
+        "007",
+      ];
+      const TEXTS = [
+        "%00",
+        "a%00b",
+        "%07",
+        "%1B[31m",
+        "%FF%FE",
+        "%ED%A0%80",
+        "%C0%AF",
+        ",,,",
+        "a,".repeat(500),
+        "x".repeat(5000),
+        "9".repeat(400),
+        "%2C%2C",
+        "__proto__",
+        "constructor",
+      ];
+      const KEYS = ["from", "to", "tags", "limit", "offset", "tags[]", "limit[0]", "__proto__", "unknown"];
+      const value = fc.oneof(
+        fc.constantFrom(...INSTANTS, ...NUMBERS, ...TEXTS),
+        fc.string({ maxLength: 60 }).map(raw),
+        fc.string({ unit: "binary", maxLength: 40 }).map(raw),
+      );
+      const pair = fc.record({ key: fc.constantFrom(...KEYS), value });
+      // Every listed value under every key, alone and twice over (a duplicated parameter), then random
+      // combinations.
+      const fixed = KEYS.flatMap((key) =>
+        [...INSTANTS, ...NUMBERS, ...TEXTS].flatMap((v) => [
+          [{ key, value: v }],
+          [
+            { key, value: v },
+            { key, value: v },
+          ],
+        ]),
+      );
+      const random = fc.sample(fc.array(pair, { minLength: 1, maxLength: 4 }), { numRuns: RUNS, seed: 7 });
+      const statuses = new Map<number, number>();
+      for (const pairs of [...fixed, ...random]) {
+        const query = pairs.map(({ key, value }) => `${key}=${value}`).join("&");
+        const res = await client.request("GET", `${API.measurements}?${query}`);
+        statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
+        expect(res.statusCode, `?${query.slice(0, 300)} → ${res.body.slice(0, 300)}`).toBeLessThan(500);
+        if (res.statusCode >= 400) {
+          const err = res.json() as { error?: unknown; code?: unknown };
+          expect(typeof err.error === "string" && typeof err.code === "string", res.body).toBe(true);
+        } else expect(res.statusCode).toBe(200);
+      }
+      // Both kinds were exercised: refused queries and queries answered with a list.
+      expect(statuses.get(400) ?? 0).toBeGreaterThan(RUNS / 10);
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+    },
+    process.env.TONUS_HEAVY ? 1_800_000 : 180_000,
+  );
+
   it("answers bodies outside the contract's JSON Schema with a 4xx and stores nothing (Z)", async () => {
     const json = z.toJSONSchema(MeasurementUploadSchema, { io: "input", unrepresentable: "any" }) as {
       properties: Record<string, unknown>;
