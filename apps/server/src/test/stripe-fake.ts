@@ -20,6 +20,8 @@ export function fakeStripe() {
   /** Customers Stripe holds (deleted ones are removed) and the cards attached to each. */
   const customers = new Map<string, Set<string>>();
   const failures = new Map<string, number>();
+  /** Payment intents refunded in full. */
+  const refunded = new Set<string>();
   let n = 0;
   const missing = (what: string, id: string) => ({
     error: { type: "invalid_request_error", code: "resource_missing", message: `No such ${what}: '${id}'` },
@@ -37,10 +39,26 @@ export function fakeStripe() {
         res.writeHead(status, { "content-type": "application/json", "request-id": `req_${++n}` });
         res.end(JSON.stringify(body));
       };
-      const expandPm = (intent: Intent) =>
-        params.getAll("expand[]").concat(params.getAll("expand[0]")).includes("payment_method")
-          ? { ...intent, payment_method: { id: intent.payment_method, object: "payment_method", card } }
-          : intent;
+      const expanded = params
+        .getAll("expand[]")
+        .concat(params.getAll("expand[0]"), params.getAll("expand[1]"));
+      const expandPm = (intent: Intent) => ({
+        ...intent,
+        ...(expanded.includes("payment_method")
+          ? { payment_method: { id: intent.payment_method, object: "payment_method", card } }
+          : {}),
+        ...(expanded.includes("latest_charge")
+          ? {
+              latest_charge: {
+                id: `ch_${intent.id.slice(3)}`,
+                object: "charge",
+                payment_intent: intent.id,
+                refunded: refunded.has(intent.id),
+                amount_refunded: refunded.has(intent.id) ? intent.amount : 0,
+              },
+            }
+          : {}),
+      });
       const failing = failures.get(url.pathname) ?? 0;
       if (failing > 0) {
         failures.set(url.pathname, failing - 1);
@@ -153,13 +171,15 @@ export function fakeStripe() {
           });
         return send(200, expandPm(intent));
       }
-      if (req.method === "POST" && url.pathname === "/v1/refunds")
+      if (req.method === "POST" && url.pathname === "/v1/refunds") {
+        refunded.add(params.get("payment_intent") ?? "");
         return remember(200, {
           id: `re_${++n}`,
           object: "refund",
           payment_intent: params.get("payment_intent"),
           status: "succeeded",
         });
+      }
       send(404, {
         error: {
           type: "invalid_request_error",
@@ -169,5 +189,5 @@ export function fakeStripe() {
     });
   });
   const failNext = (path: string, times: number) => failures.set(path, times);
-  return { server, intents, calls, customers, failNext };
+  return { server, intents, calls, customers, refunded, failNext };
 }

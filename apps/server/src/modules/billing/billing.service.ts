@@ -254,40 +254,50 @@ export async function pay(
   const product = await purchasableProduct(db, body.productId, locale);
   const isGift = product.slug === GIFT_PRODUCT_SLUG;
 
-  if (!isGift && (await currentSubscription(db, userId)))
-    throw new AppError("already_subscribed", "You already have an active subscription");
   const coupon = body.coupon ? await validCoupon(db, body.coupon, product) : null;
   const amount = product.plan === "trial" ? 0 : discounted(product.amount, coupon?.percentOff ?? 0);
   if (product.plan === "trial" && (await hadTrial(db, userId)))
     throw new AppError("validation_failed", "The trial can be taken once");
   if (amount > 0 && !body.stripeToken) throw new AppError("validation_failed", "A card is needed");
 
-  const [tx] = await db
-    .insert(billingTransactions)
-    .values({
-      userId,
-      productId: product.id,
-      amount,
-      currency: product.currency,
-      description: product.slug,
-      coupon: coupon?.code ?? null,
-      status: "pending",
-      provider: amount > 0 ? deps.provider.name : "none",
-      idempotencyKey: key,
-      requestHash: requestHash(body),
-      providerSource: amount > 0 ? (body.stripeToken ?? null) : null,
-    })
-    .onConflictDoNothing()
-    .returning();
-  if (!tx) {
-    // A concurrent request with the same key inserted first.
-    const [winner] = await db
-      .select()
-      .from(billingTransactions)
-      .where(and(eq(billingTransactions.userId, userId), eq(billingTransactions.idempotencyKey, key)));
-    if (!winner) throw new Error("transaction vanished");
-    return replayPayment(deps, winner, body);
-  }
+  // Checked and recorded under a lock on the account row: two payments for a plan sent at once (two tabs,
+  // a double click with two keys) cannot both pass "no subscription yet"; the second sees the first.
+  const started = await db.transaction(
+    async (txDb): Promise<{ replay: TransactionRow } | { inserted: TransactionRow }> => {
+      await txDb.select({ id: users.id }).from(users).where(eq(users.id, userId)).for("update");
+      const [same] = await txDb
+        .select()
+        .from(billingTransactions)
+        .where(and(eq(billingTransactions.userId, userId), eq(billingTransactions.idempotencyKey, key)));
+      if (same) return { replay: same };
+      if (!isGift) {
+        if (await currentSubscription(txDb as unknown as Db, userId))
+          throw new AppError("already_subscribed", "You already have an active subscription");
+        if (await planPaymentInFlight(txDb as unknown as Db, userId))
+          throw new AppError("conflict", "A payment for a plan is already in progress");
+      }
+      const [inserted] = await txDb
+        .insert(billingTransactions)
+        .values({
+          userId,
+          productId: product.id,
+          amount,
+          currency: product.currency,
+          description: product.slug,
+          coupon: coupon?.code ?? null,
+          status: "pending",
+          provider: amount > 0 ? deps.provider.name : "none",
+          idempotencyKey: key,
+          requestHash: requestHash(body),
+          providerSource: amount > 0 ? (body.stripeToken ?? null) : null,
+        })
+        .returning();
+      if (!inserted) throw new Error("payment not recorded");
+      return { inserted };
+    },
+  );
+  if ("replay" in started) return replayPayment(deps, started.replay, body);
+  const tx = started.inserted;
 
   if (amount === 0) {
     await fulfil(deps, tx.id, null);
@@ -321,6 +331,28 @@ async function charge(deps: BillingDeps, tx: TransactionRow): Promise<PaymentRes
 
 function requestHash(body: PayRequest): string {
   return JSON.stringify([body.productId, body.coupon?.toUpperCase() ?? null, body.stripeToken ?? null]);
+}
+
+/** How long a payment for a plan waiting for its answer or for 3-D Secure holds back another one. */
+const IN_FLIGHT_MS = 30 * 60_000;
+
+/** A payment for a plan (not a gift) sent recently and not settled yet. */
+async function planPaymentInFlight(db: Db, userId: string, now = new Date()): Promise<boolean> {
+  const rows = await db
+    .select({ id: billingTransactions.id })
+    .from(billingTransactions)
+    .innerJoin(billingProducts, eq(billingProducts.id, billingTransactions.productId))
+    .where(
+      and(
+        eq(billingTransactions.userId, userId),
+        eq(billingTransactions.kind, "payment"),
+        inArray(billingTransactions.status, ["pending", "requires_action"]),
+        sql`${billingProducts.slug} <> ${GIFT_PRODUCT_SLUG}`,
+        sql`${billingTransactions.updatedAt} > ${new Date(now.getTime() - IN_FLIGHT_MS)}`,
+      ),
+    )
+    .limit(1);
+  return rows.length > 0;
 }
 
 async function hadTrial(db: Db, userId: string): Promise<boolean> {
@@ -858,10 +890,9 @@ export async function applyProviderEvent(deps: BillingDeps, event: ProviderEvent
       else if (result.status === "failed")
         await markFailed(db, tx.id, result.intentId, result.failureMessage ?? "declined");
     } else if (event.type === "charge.refunded") {
-      await db
-        .update(billingTransactions)
-        .set({ status: "refunded", updatedAt: new Date() })
-        .where(and(eq(billingTransactions.id, tx.id), eq(billingTransactions.status, "succeeded")));
+      // The event's body says "refunded"; the provider's API decides.
+      const result = await deps.provider.retrievePayment(event.intentId);
+      if (result.status === "refunded" || result.refunded === true) await applyRefund(deps, tx.id);
     }
   }
   await db
@@ -869,6 +900,39 @@ export async function applyProviderEvent(deps: BillingDeps, event: ProviderEvent
     .values({ provider: deps.provider.name, eventId: event.id, type: event.type })
     .onConflictDoNothing();
   return true;
+}
+
+/**
+ * A payment refunded in full at the provider: the transaction is marked refunded and what it bought ends
+ * now (the subscription stops, without renewing, so PRO goes; an unused gift code is withdrawn). Once.
+ */
+export async function applyRefund(deps: Pick<BillingDeps, "database">, txId: string): Promise<boolean> {
+  const now = new Date();
+  return deps.database.db.transaction(async (txDb) => {
+    const [tx] = await txDb
+      .select()
+      .from(billingTransactions)
+      .where(eq(billingTransactions.id, txId))
+      .for("update");
+    if (tx?.status !== "succeeded") return false;
+    await txDb
+      .update(billingTransactions)
+      .set({ status: "refunded", updatedAt: now })
+      .where(eq(billingTransactions.id, tx.id));
+    if (tx.subscriptionId) {
+      await txDb
+        .update(subscriptions)
+        .set({ status: "expired", renews: false, currentPeriodEnd: now, cancelledAt: now })
+        .where(eq(subscriptions.id, tx.subscriptionId));
+      if (!(await currentSubscription(txDb as unknown as Db, tx.userId, now)))
+        await txDb.update(users).set({ billingStatus: "none" }).where(eq(users.id, tx.userId));
+    }
+    await txDb
+      .update(billingCoupons)
+      .set({ active: false })
+      .where(and(eq(billingCoupons.sourceTransactionId, tx.id), eq(billingCoupons.redeemed, 0)));
+    return true;
+  });
 }
 
 async function transactionFor(db: Db, event: ProviderEvent): Promise<TransactionRow | undefined> {

@@ -19,7 +19,7 @@ import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { getEntitlements } from "../entitlements/entitlements.service.ts";
 import { CUSTOMER_CLEANUP_JOB, runCustomerCleanups } from "./billing.customers.ts";
-import { reconcilePending, renewDue } from "./billing.service.ts";
+import { pay, reconcilePending, renewDue } from "./billing.service.ts";
 import { refundStrandedVerifications } from "./card-verification.ts";
 import { seedDefaultPlans } from "./plans.ts";
 import { SandboxProvider } from "./sandbox.provider.ts";
@@ -413,6 +413,60 @@ describe.each(BACKENDS)("billing on %s", (backend) => {
     });
     const third = (await createTestUser(app.ctx.database)).client(app);
     expect((await third.post(BILLING_API.pay, { productId: monthly, coupon: code })).statusCode).toBe(400);
+  });
+
+  it("charges once when two payments for a plan arrive at once with different keys (two tabs)", async () => {
+    const id = await productId("monthly-subscription");
+    const [a, b] = [await token(CARD_OK), await token(CARD_OK)];
+    // The provider holds the first charge until the second payment has had its say.
+    const sandbox = new SandboxProvider(app.ctx.database.db);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let charges = 0;
+    const provider = Object.assign(Object.create(sandbox) as SandboxProvider, {
+      createPayment: async (input: Parameters<SandboxProvider["createPayment"]>[0]) => {
+        charges++;
+        if (charges === 1) await held;
+        return sandbox.createPayment(input);
+      },
+    });
+    const deps = { ...app.ctx, provider };
+    const body = (stripeToken: string) => ({ productId: id, stripeToken });
+    const first = pay(deps, user.userId, body(a), "en", "tab-a");
+    while (charges === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    const second = await pay(deps, user.userId, body(b), "en", "tab-b").catch((error: unknown) => error);
+    release();
+    expect(await first).toMatchObject({ status: "succeeded" });
+    expect(second).toMatchObject({ code: "conflict", status: 409 });
+    expect(charges).toBe(1);
+    expect(await app.ctx.database.db.select().from(sandboxIntents)).toHaveLength(1);
+    expect(await app.ctx.database.db.select().from(subscriptions)).toHaveLength(1);
+
+    // Through the API as well: both at once, one charge.
+    const other = await createTestUser(app.ctx.database);
+    const c2 = other.client(app);
+    const answers = await Promise.all(
+      ["tab-a", "tab-b"].map(async (key) =>
+        c2.post(BILLING_API.pay, body(await token(CARD_OK)), { "idempotency-key": key }),
+      ),
+    );
+    expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
+    expect(await app.ctx.database.db.select().from(subscriptions)).toHaveLength(2);
+    // A gift can still be bought beside the plan.
+    const gift = await client.post(BILLING_API.pay, {
+      productId: await productId("tonusgift"),
+      stripeToken: await token(CARD_OK),
+    });
+    expect(gift.statusCode).toBe(200);
+  });
+
+  it("holds back a second plan payment while the first waits for 3-D Secure", async () => {
+    const first = await payMonthly(CARD_3DS);
+    expect(first.json()).toMatchObject({ status: "requires_action" });
+    const second = await payMonthly(CARD_OK);
+    expect(second.statusCode).toBe(409);
+    expect(second.json()).toMatchObject({ code: "conflict" });
+    expect(await app.ctx.database.db.select().from(sandboxIntents)).toHaveLength(1);
   });
 
   it("refuses account deletion while a paid subscription renews, and deletes after cancelling", async () => {

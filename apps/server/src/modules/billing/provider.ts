@@ -21,6 +21,8 @@ export type PaymentResult = {
   paymentMethod?: string;
   /** The provider's customer the payment method is saved on (Stripe). */
   customer?: string;
+  /** The payment was refunded in full (Stripe keeps such an intent `succeeded`; its charge says so). */
+  refunded?: boolean;
 };
 
 export type CreatePayment = {

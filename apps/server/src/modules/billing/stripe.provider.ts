@@ -21,6 +21,7 @@ type StripeIntent = {
     | { id: string; card?: { brand: string; last4: string; exp_month: number; exp_year: number } }
     | null;
   last_payment_error?: { message?: string } | null;
+  latest_charge?: string | { id: string; refunded?: boolean } | null;
   next_action?: { redirect_to_url?: { url?: string } } | null;
 };
 
@@ -43,8 +44,10 @@ function toResult(intent: StripeIntent, customer?: string): PaymentResult {
   const paymentMethod = typeof intent.payment_method === "string" ? intent.payment_method : pm?.id;
   const customerId =
     typeof intent.customer === "string" ? intent.customer : (intent.customer?.id ?? customer);
+  const refunded = typeof intent.latest_charge === "object" && intent.latest_charge?.refunded === true;
   const base = {
     intentId: intent.id,
+    ...(refunded ? { refunded } : {}),
     ...(card ? { card } : {}),
     ...(paymentMethod ? { paymentMethod } : {}),
     ...(customerId ? { customer: customerId } : {}),
@@ -160,7 +163,9 @@ export class StripeProvider implements PaymentProvider {
 
   async retrievePayment(intentId: string): Promise<PaymentResult> {
     try {
-      const intent = await this.stripe.paymentIntents.retrieve(intentId, { expand: ["payment_method"] });
+      const intent = await this.stripe.paymentIntents.retrieve(intentId, {
+        expand: ["payment_method", "latest_charge"],
+      });
       return toResult(intent as unknown as StripeIntent);
     } catch (error) {
       rethrow(error);

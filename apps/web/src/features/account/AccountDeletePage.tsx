@@ -6,7 +6,7 @@ import { Link, useNavigate } from "react-router";
 import { ApiError, apiRequest } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
-import { forgetEverything } from "../auth/auth-api.ts";
+import { forgetEverything, logout } from "../auth/auth-api.ts";
 import { ArchiveImport } from "./ArchiveImport.tsx";
 import { DataExport } from "./DataExport.tsx";
 
@@ -29,6 +29,8 @@ export default function AccountDeletePage() {
     setIsBusy(true);
     try {
       await apiRequest(BILLING_API.userDelete, { method: "POST", isDataCall: false });
+      // The server has replaced the session already: only the browser's side is left to clear.
+      forgetEverything(queryClient);
     } catch (error) {
       if (error instanceof ApiError && error.code === "subscription_active") {
         setBlocked(true);
@@ -36,8 +38,10 @@ export default function AccountDeletePage() {
         setIsConfirming(false);
         return;
       }
+      // Spec §4: any other failure still signs out and leaves for the logged-out screen. Logout clears the
+      // browser's side even when its own request fails.
+      await logout(queryClient).catch(() => {});
     }
-    forgetEverything(queryClient);
     navigate(DELETE_FINISH_REDIRECT, { replace: true });
   }
 

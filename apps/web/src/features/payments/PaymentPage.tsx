@@ -45,7 +45,10 @@ export default function PaymentPage() {
   const current = purchases.data?.find((p) => p.state !== "none");
 
   if (chosen) {
-    return <Checkout product={chosen} isSignedIn={isSignedIn} hasSubscription={Boolean(current)} />;
+    // Keyed by the product: a coupon checked (or a form filled) for one plan never carries over to another.
+    return (
+      <Checkout key={chosen.id} product={chosen} isSignedIn={isSignedIn} hasSubscription={Boolean(current)} />
+    );
   }
   return (
     <>
@@ -90,14 +93,17 @@ function Checkout({
   const queryClient = useQueryClient();
   const card = useRef<CardFormHandle>(null);
   const [coupon, setCoupon] = useState("");
-  const [checked, setChecked] = useState<{ code: string; amount: number } | null>(null);
+  const [checked, setChecked] = useState<{ productId: number; code: string; amount: number } | null>(null);
   const [couponError, setCouponError] = useState<string | null>(null);
   const [stage, setStage] = useState<Stage>({ kind: "form" });
   const [error, setError] = useState<string | null>(null);
   const [isBusy, setIsBusy] = useState(false);
   const isGift = product.slug === GIFT_PRODUCT_SLUG;
   // Spec §5: the coupon is sent only after a successful check for this product and this code.
-  const validCoupon = checked && checked.code === coupon.trim().toUpperCase() ? checked : null;
+  const validCoupon =
+    checked && checked.productId === product.id && checked.code === coupon.trim().toUpperCase()
+      ? checked
+      : null;
   const amount = validCoupon ? validCoupon.amount : product.amount;
 
   const back = (
@@ -143,7 +149,7 @@ function Checkout({
     setCouponError(null);
     try {
       const result = await checkCoupon(product.id, coupon.trim());
-      setChecked({ code: result.coupon, amount: result.amount });
+      setChecked({ productId: product.id, code: result.coupon, amount: result.amount });
     } catch (err) {
       setChecked(null);
       setCouponError(t("payments.coupon_invalid", { detail: paymentErrorDetail(err) }));
@@ -157,11 +163,14 @@ function Checkout({
     try {
       const stripeToken = amount > 0 ? await card.current?.tokenize() : undefined;
       settle(
-        await pay({
-          productId: product.id,
-          ...(validCoupon ? { coupon: validCoupon.code } : {}),
-          ...(stripeToken ? { stripeToken } : {}),
-        }),
+        await pay(
+          {
+            productId: product.id,
+            ...(validCoupon ? { coupon: validCoupon.code } : {}),
+            ...(stripeToken ? { stripeToken } : {}),
+          },
+          crypto.randomUUID(),
+        ),
       );
     } catch (err) {
       failed(err);

@@ -80,8 +80,16 @@ export function checkCoupon(productId: number, coupon: string) {
   });
 }
 
-export function pay(body: PayRequest) {
-  return apiRequest<PayResponse>(BILLING_API.pay, { method: "POST", body });
+/**
+ * One payment attempt. `idempotencyKey` is new for each attempt (each press of Pay): the request's own
+ * retry (a refreshed CSRF token) is then answered with the first result, never charged twice.
+ */
+export function pay(body: PayRequest, idempotencyKey?: string) {
+  return apiRequest<PayResponse>(BILLING_API.pay, {
+    method: "POST",
+    body,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
 }
 
 /** Spec §4 Payment: reload products, profile, pay history, connected packages and the page's own data. */

@@ -40,6 +40,11 @@ export type RequestOptions = {
    * can only ever read what that one link grants.
    */
   authToken?: string;
+  /**
+   * `Idempotency-Key` for a request that must take effect once (a payment): the server answers a repeat
+   * with the first result instead of acting again.
+   */
+  idempotencyKey?: string;
 };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -88,6 +93,7 @@ async function sendOnce<T>(path: string, options: RequestOptions): Promise<T> {
     if (csrf) headers.set("X-CSRFToken", csrf);
   }
   if (options.authToken) headers.set("Authorization", `Token ${options.authToken}`);
+  if (options.idempotencyKey) headers.set("Idempotency-Key", options.idempotencyKey);
   let body: BodyInit | undefined;
   if (options.body instanceof FormData) {
     body = options.body;
