@@ -11,7 +11,12 @@ import { AppError } from "./lib/app-error.ts";
 import { registerAuth } from "./lib/auth.ts";
 import type { Config } from "./lib/config.ts";
 import type { AppContext } from "./lib/context.ts";
-import { auditDataSection, eventsDataSection, mailDataSection } from "./lib/core-data.ts";
+import {
+  auditDataSection,
+  eventsDataSection,
+  mailDataSection,
+  rateLimitDataSection,
+} from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
 import { createEventBus } from "./lib/events.ts";
 import { defineFileRemovalJob } from "./lib/file-removals.ts";
@@ -116,6 +121,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   registry.register(auditDataSection);
   registry.register(mailDataSection);
   registry.register(eventsDataSection);
+  registry.register(rateLimitDataSection);
   defineFileRemovalJob(ctx, jobs);
   registerIdempotency(ctx);
   await registerWebApp(app, config);

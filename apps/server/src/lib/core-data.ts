@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { sha256 } from "./crypto.ts";
 import type { UserDataSection } from "./registry.ts";
 
 /** The audit log: the person may read their rows; on deletion the rows stay with a pseudonymous id. */
@@ -29,5 +30,22 @@ export const eventsDataSection: UserDataSection = {
     await ctx.tx.execute(
       sql`delete from outbox_deliveries where event_id in (select id from outbox_events where user_id = ${ctx.userId})`,
     );
+  },
+};
+
+/**
+ * Rate-limit counters kept per account (`…:account:<user id>`, or a hash of the e-mail for sign-in and
+ * recovery): not the person's data, but they name them, so they go with the account (X5).
+ */
+export const rateLimitDataSection: UserDataSection = {
+  name: "rate_limits",
+  tables: {},
+  deleteExtra: async (ctx) => {
+    const r = (await ctx.tx.execute(sql`select email from users where id = ${ctx.userId}`)) as unknown as {
+      rows: { email: string }[];
+    };
+    const suffixes = [ctx.userId, ...r.rows.map((row) => sha256(row.email))].map((v) => `%:account:${v}`);
+    for (const pattern of suffixes)
+      await ctx.tx.execute(sql`delete from rate_limits where key like ${pattern}`);
   },
 };
