@@ -46,7 +46,13 @@ export const PeriodBoundSchema = InstantSchema.refine((t) => {
 const systolic = z.number().int().min(BP_LIMITS.systolic.min).max(BP_LIMITS.systolic.max);
 const diastolic = z.number().int().min(BP_LIMITS.diastolic.min).max(BP_LIMITS.diastolic.max);
 const pulse = z.number().int().min(BP_LIMITS.pulse.min).max(BP_LIMITS.pulse.max);
-const note = z.string().trim().max(BP_LIMITS.noteMax);
+/** A reading's note: text PostgreSQL can store, so no NUL character (refused with a 400, not a 500). */
+export const BpNoteSchema = z
+  .string()
+  .trim()
+  .max(BP_LIMITS.noteMax)
+  .refine((s) => !s.includes("\0"), "The note cannot contain a NUL character");
+const note = BpNoteSchema;
 
 const systolicAboveDiastolic = (v: { systolic?: number; diastolic?: number }) =>
   v.systolic === undefined || v.diastolic === undefined || v.systolic > v.diastolic;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { BP_LIMITS, BpArmSchema, InstantSchema } from "./bp.ts";
+import { BP_LIMITS, BpArmSchema, BpNoteSchema, InstantSchema } from "./bp.ts";
 import { TimeZoneSchema } from "./common.ts";
 import { type DisplayUnit, METRICS, type MetricKey } from "./dashboard-metrics.ts";
 import { ErrorCodeSchema } from "./errors.ts";
@@ -169,7 +169,7 @@ export const IngestBpReadingSchema = z
     measured_at: InstantSchema,
     time_zone: TimeZoneSchema,
     arm: BpArmSchema.nullable().optional(),
-    note: z.string().trim().max(BP_LIMITS.noteMax).optional(),
+    note: BpNoteSchema.optional(),
   })
   .refine((r) => r.systolic > r.diastolic, {
     message: SCHEMA_MESSAGES.systolic_above_diastolic,

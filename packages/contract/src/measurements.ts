@@ -75,7 +75,13 @@ export const MeasurementUploadSchema = z.object({
     })
     .optional(),
   source: MeasurementSourceSchema,
-  device: z.string().trim().max(MEASUREMENT_LIMITS.deviceMaxLength).nullable().optional(),
+  device: z
+    .string()
+    .trim()
+    .max(MEASUREMENT_LIMITS.deviceMaxLength)
+    .refine((s) => !s.includes("\0"), "No NUL character")
+    .nullable()
+    .optional(),
   started_at: InstantSchema,
   time_zone: TimeZoneSchema,
   feel: FeelingSchema.nullable().optional(),

@@ -46,7 +46,9 @@ export async function fuzzRoute(opts: {
       });
       statuses.set(res.statusCode, (statuses.get(res.statusCode) ?? 0) + 1);
       if (res.statusCode >= 500)
-        throw new Error(`${opts.method} ${url} answered ${res.statusCode}: ${res.body}`);
+        throw new Error(
+          `${opts.method} ${url} answered ${res.statusCode} to ${JSON.stringify(payload.slice(0, 500))}: ${res.body}`,
+        );
       if (res.statusCode >= 400) {
         const json = res.json() as { error?: unknown; detail?: unknown; code?: unknown };
         expect(typeof json.code, res.body).toBe("string");
