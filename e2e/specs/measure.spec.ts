@@ -105,6 +105,49 @@ for (const { lang, browserLocale } of LANGS) {
       await expectNoAxeViolations(page);
     });
 
+    test("a measurement left waiting is uploaded as the app starts on another page; logout warns first", async ({
+      page,
+      baseURL,
+    }) => {
+      await signUp(page, baseURL, `queue-${lang}`);
+      // The server cannot be reached for uploads (the rest of the app works).
+      const unreachable = (route: import("@playwright/test").Route) =>
+        route.request().method() === "POST" ? route.abort("internetdisconnected") : route.fallback();
+      await page.route(`**${API.measurements}`, unreachable);
+      await page.goto("/measure");
+      await page.getByRole("button", { name: t("measure.file.choose") }).click();
+      await page.getByLabel(t("measure.file.pick")).setInputFiles(RR_FILE);
+      await page.getByRole("button", { name: t("measure.file.use") }).click();
+      await page.getByLabel(t("measure.save.tags")).fill("e2e-waiting");
+      await page.getByRole("button", { name: t("measure.save.submit") }).click();
+      await expect(page.getByText(t("measure.save.queued"))).toBeVisible();
+
+      // Logging out now would delete it: the page says so and offers to stay.
+      await page.goto("/user/logout");
+      await expect(page.getByText(t("auth.logout.unsent", { count: 1 }))).toBeVisible();
+      await expectNoAxeViolations(page);
+      await page.getByRole("button", { name: t("auth.logout.stay") }).click();
+      await expect(page).toHaveURL(/\/measure$/);
+      await expect(page.getByText(t("measure.queue.waiting", { count: 1 }))).toBeVisible();
+
+      // The connection is back and the app opens on the dashboard, not the measure page.
+      await page.unroute(`**${API.measurements}`, unreachable);
+      await page.goto("/dashboard");
+      await expect
+        .poll(
+          async () => ((await (await page.request.get(API.measurements)).json()) as MeasurementList).count,
+          {
+            timeout: 30_000,
+          },
+        )
+        .toBe(1);
+      const list = (await (await page.request.get(API.measurements)).json()) as MeasurementList;
+      expect(list.results[0]).toMatchObject({ source: "file", tags: ["e2e-waiting"] });
+      // Nothing waits any more: logout goes straight through.
+      await page.goto("/user/logout");
+      await expect(page).toHaveURL(/\/auth\/signin/, { timeout: 30_000 });
+    });
+
     test("an RR file saved offline is uploaded exactly once when the connection returns", async ({
       page,
       context,

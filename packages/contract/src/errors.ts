@@ -87,6 +87,11 @@ export const ApiErrorBodySchema = z.object({
   detail: z.string().optional(),
   code: ErrorCodeSchema,
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /**
+   * A finer, stable reason inside some codes: `conflict` with `client_id_taken` is a client id already
+   * naming another measurement (retrying cannot help); a `conflict` without it may be retried.
+   */
+  reason: z.string().optional(),
   requestId: z.string().optional(),
 });
 export type ApiErrorBody = z.infer<typeof ApiErrorBodySchema>;

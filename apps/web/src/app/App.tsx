@@ -4,6 +4,7 @@ import { createBrowserRouter, Outlet, RouterProvider } from "react-router";
 import { Analytics } from "../features/analytics/Analytics.tsx";
 import { forgetEverything } from "../features/auth/auth-api.ts";
 import { ChatWidget } from "../features/chat/ChatWidget.tsx";
+import { UploadQueueSync } from "../features/measure/UploadQueueSync.tsx";
 import { getCurrentLanguage } from "../i18n/index.ts";
 import { ApiError, configureApiClient } from "../shared/api/client.ts";
 import { useConfig } from "../shared/api/use-config.ts";
@@ -33,6 +34,7 @@ function Root() {
       <RouteGate />
       <TransientAlert />
       <ChatWidget />
+      <UploadQueueSync />
       <Analytics />
     </>
   );
@@ -67,7 +69,8 @@ configureApiClient({
     onNotAuthenticated: () => {
       const { pathname, search } = window.location;
       if (AUTH_PAGES.some((prefix) => pathname.startsWith(prefix))) return;
-      forgetEverything(queryClient);
+      // The session ended without a logout: measurements waiting to be uploaded stay for their account.
+      forgetEverything(queryClient, { keepUploadQueue: true });
       void router.navigate(buildSignInPath(pathname, search), { replace: true });
     },
     onServerFailure: () => {

@@ -205,7 +205,9 @@ export async function storeMeasurement(
   const breaks = input.rr_breaks ?? [];
   const replay = (row: MeasurementRow) => {
     if (!sameSeries(row.rrMs, input.rr_ms) || !sameSeries(row.rrBreaks, breaks))
-      throw new AppError("conflict", "This client_id already names another measurement");
+      throw new AppError("conflict", "This client_id already names another measurement", {
+        reason: "client_id_taken",
+      });
     return { row, created: false };
   };
   const existing = await findByClientId(db, userId, input.client_id);

@@ -143,7 +143,8 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     // The same client id with another series is a conflict, not a silent overwrite.
     const clash = await client.post(API.measurements, { ...body, rr_ms: SHORT_100 });
     expect(clash.statusCode).toBe(409);
-    expect(clash.json()).toMatchObject({ code: "conflict" });
+    // A reason the offline queue reads: retrying cannot help (unlike a concurrent store's conflict).
+    expect(clash.json()).toMatchObject({ code: "conflict", reason: "client_id_taken" });
     // Another user may use the same client id: it is per user.
     expect((await other.client(app).post(API.measurements, body)).statusCode).toBe(201);
     expect(await rowCount()).toBe(2);

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import "../../i18n/index.ts";
 import { RouteGate } from "../../app/RouteGate.tsx";
 import { configureApiClient } from "../../shared/api/client.ts";
-import { getUploadQueue } from "../measure/measure-api.ts";
+import { getUploadQueue, setQueueOwner } from "../measure/measure-api.ts";
 import { Analytics } from "./Analytics.tsx";
 
 configure({ asyncUtilTimeout: 5000 });
@@ -44,6 +44,7 @@ beforeEach(() => {
 });
 
 afterEach(() => {
+  setQueueOwner(null);
   cleanup();
   vi.unstubAllGlobals();
   localStorage.clear();
@@ -164,9 +165,11 @@ describe("the funnel events the web app sends (sign-up → measurement → upgra
       started_at: "2026-11-22T08:00:00Z",
       time_zone: "UTC",
     };
-    await getUploadQueue().enqueue(clientId, upload);
+    // The app shell tells the queue who is signed in (UploadQueueSync).
+    setQueueOwner(PERSON);
+    await getUploadQueue().enqueue(clientId, PERSON, upload);
     // The same measurement again (a retry after a lost answer): the same event id, stored once.
-    await getUploadQueue().enqueue(clientId, upload);
+    await getUploadQueue().enqueue(clientId, PERSON, upload);
     await waitFor(() => expect(funnel()).toHaveLength(2));
     for (const { event } of funnel()) {
       expect(event).toMatchObject({

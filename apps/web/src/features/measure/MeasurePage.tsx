@@ -5,7 +5,7 @@ import { Button } from "../../shared/ui/Button.tsx";
 import { CameraPanel } from "./CameraPanel.tsx";
 import type { CapturedRr } from "./captured.ts";
 import { FilePanel } from "./FilePanel.tsx";
-import { detailPagePath, getUploadQueue, onUploadSettled } from "./measure-api.ts";
+import { detailPagePath, getUploadQueue, onQueueChange } from "./measure-api.ts";
 import { SaveForm } from "./SaveForm.tsx";
 import { StrapPanel } from "./StrapPanel.tsx";
 import "./measure.css";
@@ -62,15 +62,14 @@ export default function MeasurePage() {
   );
 }
 
-/** How many measurements wait in the offline queue; flushes it once on arrival. */
+/** How many of the signed-in account's measurements wait in the offline queue (the app shell flushes it). */
 function useQueuedCount(): number {
   const [count, setCount] = useState(() => getUploadQueue().list().length);
   useEffect(() => {
     const queue = getUploadQueue();
     const refresh = () => setCount(queue.list().length);
-    const unsubscribe = onUploadSettled(refresh);
-    void queue.flush().then(refresh);
-    return unsubscribe;
+    refresh();
+    return onQueueChange(refresh);
   }, []);
   return count;
 }

@@ -1,3 +1,4 @@
+import { useQueryClient } from "@tanstack/react-query";
 import type { MeasurementUpload } from "@tonus/contract";
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
@@ -5,7 +6,7 @@ import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import type { CapturedRr } from "./captured.ts";
-import { detailPagePath, getUploadQueue, onUploadSettled } from "./measure-api.ts";
+import { detailPagePath, getUploadQueue, onUploadSettled, resolveQueueOwner } from "./measure-api.ts";
 import { parseTags, TagsField } from "./TagsField.tsx";
 
 const SCALE = [1, 2, 3, 4, 5] as const;
@@ -15,7 +16,9 @@ type SaveState =
   | { kind: "saving" }
   | { kind: "queued"; clientId: string }
   | { kind: "saved"; id: string }
-  | { kind: "rejected" };
+  | { kind: "rejected" }
+  /** Offline before the account was known: the measurement cannot be kept for anyone yet. */
+  | { kind: "no_account" };
 
 function localTimeZone(): string {
   try {
@@ -36,6 +39,7 @@ export function SaveForm({
   onDiscard: () => void;
 }) {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
   const [feel, setFeel] = useState<number | null>(null);
   const [mood, setMood] = useState<number | null>(null);
   const [tags, setTags] = useState<string[]>([]);
@@ -80,8 +84,13 @@ export function SaveForm({
       tags: parseTags(tagText, tags),
     };
     setState({ kind: "saving" });
+    const owner = await resolveQueueOwner(queryClient);
+    if (!owner) {
+      setState({ kind: "no_account" });
+      return;
+    }
     const queue = getUploadQueue();
-    await queue.enqueue(clientId, upload);
+    await queue.enqueue(clientId, owner, upload);
     setState((current) =>
       current.kind === "saving" && queue.has(clientId) ? { kind: "queued", clientId } : current,
     );
@@ -123,6 +132,7 @@ export function SaveForm({
         }}
       />
       {state.kind === "rejected" && <Alert status="error">{t("measure.save.rejected")}</Alert>}
+      {state.kind === "no_account" && <Alert status="error">{t("measure.save.no_account")}</Alert>}
       <div className="measure-actions">
         <Button type="submit" isBusy={state.kind === "saving"}>
           {t("measure.save.submit")}

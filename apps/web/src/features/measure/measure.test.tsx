@@ -318,7 +318,7 @@ describe("measurement pages", { timeout: 20_000 }, () => {
     expect(asked.at(-1)).toContain("tags=morning");
   });
 
-  it("an upload answers sent, retry (offline, 5xx) or rejected (4xx)", async () => {
+  it("an upload answers sent, retry (offline, 5xx, a retryable conflict) or rejected (4xx)", async () => {
     const upload = {
       client_id: DETAIL.client_id,
       rr_ms: RR.slice(0, 30),
@@ -338,5 +338,39 @@ describe("measurement pages", { timeout: 20_000 }, () => {
     expect(await sendUpload(upload)).toEqual({ kind: "retry" });
     configureApiClient({ fetch: async () => json(400, { error: "bad", code: "validation_failed" }) });
     expect(await sendUpload(upload)).toEqual({ kind: "rejected", reason: "validation_failed" });
+    // "The measurement could not be stored, try again": kept and retried, not dropped.
+    const conflict = { error: "The measurement could not be stored, try again", code: "conflict" };
+    configureApiClient({ fetch: async () => json(409, conflict) });
+    expect(await sendUpload(upload)).toEqual({ kind: "retry" });
+    configureApiClient({ fetch: async () => json(409, { error: "busy", code: "idempotency_in_progress" }) });
+    expect(await sendUpload(upload)).toEqual({ kind: "retry" });
+    // A client id that names another measurement cannot get better by retrying.
+    const taken = { ...conflict, reason: "client_id_taken" };
+    configureApiClient({ fetch: async () => json(409, taken) });
+    expect(await sendUpload(upload)).toEqual({ kind: "rejected", reason: "conflict" });
+  });
+
+  it("an upload in the background never sends the page to the 500 page or the sign-in", async () => {
+    const onServerFailure = vi.fn();
+    const onNotAuthenticated = vi.fn();
+    configureApiClient({
+      handlers: { onServerFailure, onNotAuthenticated, onMaintenance: vi.fn() },
+      fetch: async () => json(500, { error: "Internal Server Error", code: "internal" }),
+    });
+    const upload = {
+      client_id: DETAIL.client_id,
+      rr_ms: RR.slice(0, 30),
+      source: "file" as const,
+      started_at: DETAIL.started_at,
+      time_zone: "UTC",
+    };
+    expect(await sendUpload(upload)).toEqual({ kind: "retry" });
+    configureApiClient({ fetch: async () => json(403, { error: "no", code: "not_authenticated" }) });
+    expect(await sendUpload(upload)).toEqual({ kind: "retry" });
+    expect(onServerFailure).not.toHaveBeenCalled();
+    expect(onNotAuthenticated).not.toHaveBeenCalled();
+    configureApiClient({
+      handlers: { onServerFailure: vi.fn(), onNotAuthenticated: vi.fn(), onMaintenance: vi.fn() },
+    });
   });
 });

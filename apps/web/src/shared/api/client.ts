@@ -45,6 +45,11 @@ export type RequestOptions = {
    * with the first result instead of acting again.
    */
   idempotencyKey?: string;
+  /**
+   * Work the person did not ask for on this page (the offline queue's uploads): its failures never
+   * navigate anywhere (no 500 page, no sign-in redirect); the caller decides what they mean.
+   */
+  isBackground?: boolean;
 };
 
 const UNSAFE_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
@@ -69,7 +74,8 @@ export async function apiRequest<T>(path: string, options: RequestOptions = {}):
   try {
     return await sendWithCsrfRetry<T>(path, options);
   } catch (error) {
-    if (error instanceof ApiError) applyGlobalRules(error, options.isDataCall ?? true);
+    if (error instanceof ApiError && !options.isBackground)
+      applyGlobalRules(error, options.isDataCall ?? true);
     throw error;
   }
 }
