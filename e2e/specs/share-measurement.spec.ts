@@ -1,4 +1,4 @@
-// A measurement's notes edited afterwards, and the measurement shared by link (issue 4): the owner creates the link on the detail page, a second
+// A measurement's notes (feel, mood, tags, labels) edited afterwards, and the measurement shared by link (issue 4): the owner creates the link on the detail page, a second
 // browser opens it signed out and sees that one measurement under the visitor banner, the owner revokes
 // it and the link stops working; axe on the shared page. English and Russian.
 import AxeBuilder from "@axe-core/playwright";
@@ -35,10 +35,16 @@ for (const { lang, browserLocale } of LANGS) {
       await page.goto(`/measure-details/${id}`);
       // Notes are editable afterwards and kept.
       await page.getByLabel(t("measure.save.tags")).fill("morning, coffee");
+      await page
+        .getByLabel(t("measure.save.labels"), { exact: true })
+        .fill("after night shift,  before exam");
       await page.getByRole("button", { name: t("measure.edit.save") }).click();
       await expect(page.getByText(t("measure.edit.saved"))).toBeVisible();
       await page.reload();
       await expect(page.getByLabel(t("measure.save.tags"))).toHaveValue("morning, coffee");
+      await expect(page.getByLabel(t("measure.save.labels"), { exact: true })).toHaveValue(
+        "after night shift, before exam",
+      );
       await page.getByRole("button", { name: t("measure.share.create") }).click();
       const address = await page.getByLabel(t("measure.share.address")).inputValue();
       expect(address).toMatch(/\/share-measurement#tsh_[A-Za-z0-9_-]{43}$/);
@@ -50,6 +56,8 @@ for (const { lang, browserLocale } of LANGS) {
       await expect(view.getByTestId("score-energy")).toBeVisible();
       expect(thirdParty()).toEqual([]);
       await expect(view.getByRole("listitem").filter({ hasText: /^coffee$/ })).toBeVisible();
+      // Labels are the owner's own notes: not on the shared view.
+      await expect(view.getByText("after night shift")).toHaveCount(0);
       await expect(view.getByRole("button", { name: t("measure.detail.delete") })).toHaveCount(0);
       const axe = await new AxeBuilder({ page: view }).withTags(["wcag2a", "wcag2aa"]).analyze();
       expect(axe.violations.map((v) => v.id)).toEqual([]);

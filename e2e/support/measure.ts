@@ -25,12 +25,13 @@ export async function readDetail(page: Page): Promise<MeasurementDetail> {
   return (await res.json()) as MeasurementDetail;
 }
 
-/** Fills feel, mood and a tag, saves, and waits for the detail page (its path contains measure-details). */
+/** Fills feel, mood, a tag (and labels), saves, and waits for the detail page (its path contains measure-details). */
 export async function saveAfterRecording(
   page: Page,
   lang: Lang,
   tag: string,
   recordingTimeoutMs = 30_000,
+  labels?: string,
 ): Promise<void> {
   const t = (key: string, vars?: Record<string, string | number>) => tr(lang, key, vars);
   await expect(page.getByRole("heading", { level: 2, name: t("measure.save.title") })).toBeVisible({
@@ -45,6 +46,7 @@ export async function saveAfterRecording(
     .getByLabel(t("measure.save.scale_3"), { exact: true })
     .check();
   await page.getByLabel(t("measure.save.tags")).fill(tag);
+  if (labels !== undefined) await page.getByLabel(t("measure.save.labels"), { exact: true }).fill(labels);
   await page.getByRole("button", { name: t("measure.save.submit") }).click();
   await expect(page).toHaveURL(/\/measure-details\/[^/]+$/, { timeout: 30_000 });
   await expect(page.getByRole("heading", { level: 2, name: t("measure.detail.scores") })).toBeVisible();

@@ -7,7 +7,7 @@ import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import type { CapturedRr } from "./captured.ts";
 import { detailPagePath, getUploadQueue, onUploadSettled, resolveQueueOwner } from "./measure-api.ts";
-import { parseTags, TagsField } from "./TagsField.tsx";
+import { parseLabels, parseTags, TagsField } from "./TagsField.tsx";
 
 const SCALE = [1, 2, 3, 4, 5] as const;
 
@@ -44,6 +44,7 @@ export function SaveForm({
   const [mood, setMood] = useState<number | null>(null);
   const [tags, setTags] = useState<string[]>([]);
   const [tagText, setTagText] = useState("");
+  const [labelText, setLabelText] = useState("");
   const [state, setState] = useState<SaveState>({ kind: "editing" });
   const clientIdRef = useRef<string | null>(null);
   const onSavedRef = useRef(onSaved);
@@ -82,6 +83,7 @@ export function SaveForm({
       feel,
       mood,
       tags: parseTags(tagText, tags),
+      labels: parseLabels(labelText),
     };
     setState({ kind: "saving" });
     const owner = await resolveQueueOwner(queryClient);
@@ -130,6 +132,12 @@ export function SaveForm({
           onAdd: addTags,
           onRemove: (tag) => setTags((current) => current.filter((other) => other !== tag)),
         }}
+      />
+      <TagsField
+        label={t("measure.save.labels")}
+        hint={t("measure.save.labels_hint")}
+        text={labelText}
+        onTextChange={setLabelText}
       />
       {state.kind === "rejected" && <Alert status="error">{t("measure.save.rejected")}</Alert>}
       {state.kind === "no_account" && <Alert status="error">{t("measure.save.no_account")}</Alert>}

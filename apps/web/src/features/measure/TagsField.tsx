@@ -4,12 +4,25 @@ import { useTranslation } from "react-i18next";
 
 /** Splits typed tags on commas, trims them and drops duplicates and empties. */
 export function parseTags(text: string, existing: readonly string[] = []): string[] {
-  const tags = [...existing];
+  return parseList(text, existing, MEASUREMENT_LIMITS.maxTags);
+}
+
+/** Labels (the person's own notes on a measurement) are typed like tags: comma-separated. */
+export function parseLabels(text: string): string[] {
+  return parseList(text, [], MEASUREMENT_LIMITS.maxLabels);
+}
+
+function parseList(text: string, existing: readonly string[], max: number): string[] {
+  const items = [...existing];
   for (const part of text.split(",")) {
-    const tag = part.trim().slice(0, MEASUREMENT_LIMITS.tagMaxLength);
-    if (tag !== "" && !tags.includes(tag)) tags.push(tag);
+    // Control characters cannot be stored (the contract refuses them); drop them rather than fail.
+    const item = part
+      .replace(/\p{Cc}/gu, "")
+      .trim()
+      .slice(0, MEASUREMENT_LIMITS.tagMaxLength);
+    if (item !== "" && !items.includes(item)) items.push(item);
   }
-  return tags.slice(0, MEASUREMENT_LIMITS.maxTags);
+  return items.slice(0, max);
 }
 
 type Chips = {
@@ -22,7 +35,7 @@ type Chips = {
 
 /**
  * The one tags input of the measure screens: comma-separated text with its hint (the save form, the
- * notes editor, the history filter), optionally with the tags added so far as removable chips.
+ * notes editor, the history filter; labels too), optionally with the tags added so far as removable chips.
  */
 export function TagsField({
   label,
