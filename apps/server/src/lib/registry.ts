@@ -91,6 +91,11 @@ export type UserDataSection = {
    */
   afterImport?: (ctx: RegistryContext) => Promise<void>;
   deleteExtra?: (ctx: RegistryContext) => Promise<void>;
+  /**
+   * Runs in the deletion's transaction before any section deletes anything: takes the locks the
+   * section's writers take first, so a write in flight ends before the deletion or waits for it.
+   */
+  beforeDelete?: (ctx: RegistryContext) => Promise<void>;
 };
 
 export const ACCOUNT_ARCHIVE_FORMAT = "tonus-account-data";
@@ -365,6 +370,7 @@ export async function deleteUserData(env: RegistryEnv, userId: string): Promise<
         await jobs.deleteQueuedJobsOf(userId);
       });
     }
+    for (const section of env.registry.sections) if (section.beforeDelete) await section.beforeDelete(ctx);
     for (const section of [...env.registry.sections].reverse()) {
       if (section.deleteExtra) await section.deleteExtra(ctx);
       for (const [table, spec] of Object.entries(section.tables).reverse()) {

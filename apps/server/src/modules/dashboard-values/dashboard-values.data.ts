@@ -1,5 +1,5 @@
 import type { UserDataSection } from "../../lib/registry.ts";
-import { rebuildUserSummaries } from "./dashboard-values.service.ts";
+import { holdValueWrites, rebuildUserSummaries } from "./dashboard-values.service.ts";
 
 /**
  * Dashboard values travel with the archive (manual entries have no other home); rows that fail the
@@ -7,6 +7,10 @@ import { rebuildUserSummaries } from "./dashboard-values.service.ts";
  * measurements and the blood-pressure log are not imported: those modules write them again for the
  * imported measurements and readings.
  * The daily summaries are derived: never exported, rebuilt after an import.
+ * Deleting the account takes the user's dashboard lock before anything else (held until it commits):
+ * `dashboard_values` has no foreign key to `users`, and this is what keeps a write in flight (an
+ * import's batch) from leaving rows behind — it either commits before the deletion starts, or waits
+ * and then finds no user.
  */
 export const dashboardValuesDataSection: UserDataSection = {
   name: "dashboard_values",
@@ -21,4 +25,5 @@ export const dashboardValuesDataSection: UserDataSection = {
     dashboard_daily: { policy: "internal" },
   },
   importExtra: (ctx) => rebuildUserSummaries(ctx.tx, ctx.userId),
+  beforeDelete: (ctx) => holdValueWrites(ctx.tx, ctx.userId),
 };

@@ -169,6 +169,14 @@ export async function removeValues(
   );
 }
 
+/**
+ * Makes every other writer of the user's values wait until the caller's transaction ends (account
+ * deletion holds it while it deletes the values and then the user; a writer then finds no user).
+ */
+export async function holdValueWrites(tx: Db, userId: string): Promise<void> {
+  await lockUser(tx, userId);
+}
+
 /** Rebuilds the user's summaries in their current zone (after an archive import wrote raw rows). */
 export async function rebuildUserSummaries(tx: Db, userId: string): Promise<void> {
   await lockUser(tx, userId);

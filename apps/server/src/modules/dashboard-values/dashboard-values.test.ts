@@ -4,12 +4,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import type { Db } from "../../db/client.ts";
 import { dashboardValues, users } from "../../db/schema.ts";
+import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { ValueBatchBuilder } from "./dashboard-values.batch.ts";
 import {
   type DashboardValue,
+  holdValueWrites,
   recordValueBatch,
   recordValues,
   refreshSummaryZone,
@@ -255,5 +257,74 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     expect(builder.add({ ...v, atMs: Date.UTC(20000, 0, 1) }, true)).toBe(false);
     expect(builder.add(v, true)).toBe(true);
     expect(builder.build()).toMatchObject({ rows: 1, counted: 1, repeatedCounted: 0 });
+  });
+});
+
+// Two connections at once: PostgreSQL only (PGlite has one and runs transactions one after another).
+describe.runIf(BACKENDS.includes("postgres"))("values and account deletion on postgres", () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(await getTestDatabase("postgres"));
+  });
+  afterAll(() => app.close());
+  beforeEach(async () => resetDatabase(app.ctx.database));
+
+  const value = (clientId: string): DashboardValue => ({
+    metric: "steps",
+    at: new Date("2026-11-20T07:00:00Z"),
+    value: 10,
+    source: "apple_health",
+    clientId,
+  });
+  /** Resolves once some transaction waits for an advisory lock (the user's dashboard lock). */
+  async function someoneWaitsForTheLock() {
+    for (let i = 0; i < 400; i++) {
+      const r = await app.ctx.database.query<{ n: number }>(
+        "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+      );
+      if (Number(r.rows[0]?.n) > 0) return;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    throw new Error("nobody waited for the lock");
+  }
+  async function valuesOf(userId: string) {
+    return app.ctx.database.db.select().from(dashboardValues).where(eq(dashboardValues.userId, userId));
+  }
+
+  it("deletes a batch written while the deletion starts: the deletion waits for it", async () => {
+    const user = await createTestUser(app.ctx.database);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const writing = app.ctx.database.db.transaction(async (tx) => {
+      await recordValueBatch(tx as unknown as Db, user.userId, batchOf([value("a"), value("b")]));
+      await held;
+    });
+    const deleting = someoneWaitsForTheLock().then(() => {});
+    const deletion = deleteUserData(registryEnv(app.ctx), user.userId);
+    await deleting;
+    release();
+    await writing;
+    await deletion;
+    expect(await valuesOf(user.userId)).toEqual([]);
+  });
+
+  it("writes nothing for a batch that waited for the deletion", async () => {
+    const user = await createTestUser(app.ctx.database);
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The deletion's transaction, stopped after its first step (the lock) until the write waits.
+    const deletion = app.ctx.database.db.transaction(async (tx) => {
+      await holdValueWrites(tx as unknown as Db, user.userId);
+      await held;
+      await tx.delete(users).where(eq(users.id, user.userId));
+    });
+    const written = app.ctx.database.db.transaction((tx) =>
+      recordValueBatch(tx as unknown as Db, user.userId, batchOf([value("a")])),
+    );
+    await someoneWaitsForTheLock();
+    release();
+    await deletion;
+    expect(await written).toEqual({ written: 0, newCounted: 0 });
+    expect(await valuesOf(user.userId)).toEqual([]);
   });
 });
