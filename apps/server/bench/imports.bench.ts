@@ -133,8 +133,14 @@ async function main(): Promise<void> {
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
     let rssPeak = rssBefore;
+    const memBefore = process.memoryUsage();
+    let memAtPeak = memBefore;
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
+      const m = process.memoryUsage();
+      if (m.rss > rssPeak) {
+        rssPeak = m.rss;
+        memAtPeak = m;
+      }
     }, 50);
     const cpu0 = process.cpuUsage();
     const main0 = process.threadCpuUsage();
@@ -178,6 +184,10 @@ async function main(): Promise<void> {
     line("batch", (t.batchMs / Math.max(1, t.batches)).toFixed(1), "ms");
     process.stdout.write(
       `# where the batch time went: values ${(t.valuesMs / 1000).toFixed(2)} s for ${t.valuesCount} values, RR series and readings ${(t.slowMs / 1000).toFixed(2)} s for ${t.rrCount + t.bpCount}, ${t.batches} batches in ${(t.batchMs / 1000).toFixed(2)} s\n`,
+    );
+    const mb = (n: number) => (n / MB).toFixed(0);
+    process.stdout.write(
+      `# at the RSS peak, growth of: V8 heap ${mb(memAtPeak.heapTotal - memBefore.heapTotal)} MB, array buffers (PGlite's WebAssembly memory among them) ${mb(memAtPeak.arrayBuffers - memBefore.arrayBuffers)} MB, external ${mb(memAtPeak.external - memBefore.external)} MB\n`,
     );
     const mainS = (main.user + main.system) / 1e6;
     const allS = (cpu.user + cpu.system) / 1e6;

@@ -8,7 +8,8 @@ import { recomputeRow } from "./measurements.service.ts";
 /**
  * Keeping stored results right:
  * - a blood-pressure reading added, changed or deleted → the measurements within 30 minutes of it (of
- *   its old and new time) and those linked to it are recomputed in the event's delivery transaction;
+ *   its old and new time) and those linked to it are recomputed in the event's delivery transaction
+ *   (except, for an added reading, those already computed with it);
  * - an algorithm change (`MEASUREMENT_ALGORITHM_VERSION`) or an archive import (rows without a result)
  *   → `recomputeStale` walks every stale row in id order, one transaction per row, so it can stop at any
  *   point and a later run continues with what is still stale.
@@ -27,7 +28,12 @@ export const bpSubscriber: Subscriber = {
       .map((t) => new Date(t))
       .filter((d) => !Number.isNaN(d.getTime()));
     const rows = await measurementsNear(tx, event.userId, times, BP_WINDOW_MINUTES, p.reading_id ?? null);
-    for (const row of rows) await recomputeRow(tx, row);
+    for (const row of rows) {
+      // Already computed with this new reading (an import stores a batch's readings before its
+      // measurements): nothing changes.
+      if (event.type === BP_EVENTS.added && p.reading_id && row.bpReadingId === p.reading_id) continue;
+      await recomputeRow(tx, row);
+    }
   },
 };
 
