@@ -51,6 +51,8 @@ export const ERROR_CODES = {
   account_not_empty: 409,
   /** An uploaded file Tonus cannot import (unknown format, a hostile or broken zip); `reason` says why. */
   import_rejected: 400,
+  /** An upload for a catalogue entry that has no file to import (Health Connect, a cloud-only service). */
+  source_not_importable: 400,
   /** The person already has the most unfinished imports allowed at once (RELIABILITY U9). */
   too_many_imports: 429,
   /** The upload would take the person's stored import files past the installation's quota. */

@@ -335,6 +335,42 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(storedFiles()).toHaveLength(1);
   });
 
+  it("refuses an upload under an entry with no export file, in English and Russian, storing nothing", async () => {
+    const client = user.client(app);
+    for (const source of ["health-connect", "apple-watch", "wahoo-tickr"]) {
+      const res = await upload(client, source, "export.xml", (await appleHealthXml(20_000)).data);
+      expect(res.statusCode, source).toBe(400);
+      expect(res.json()).toMatchObject({ code: "source_not_importable" });
+      expect(res.json().error).toMatch(/no export file/);
+    }
+    const { payload, headers } = multipartBody(
+      { source: "health-connect", time_zone: "UTC" },
+      { name: "export.xml", data: utf8("<HealthData/>") },
+    );
+    const ru = await client.request("POST", IMPORTS_API.imports, {
+      payload,
+      headers: { ...headers, "accept-language": "ru-RU,ru;q=0.9" },
+    });
+    expect(ru.statusCode).toBe(400);
+    expect(ru.json().error).toMatch(/нет файла выгрузки/);
+    // The source field after the file: refused once the upload is read, and the file removed.
+    const boundary = "----tonuslatesource";
+    const late = await client.request("POST", IMPORTS_API.imports, {
+      payload: Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="export.xml"\r\n` +
+          `Content-Type: application/octet-stream\r\n\r\n<HealthData/>\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="time_zone"\r\n\r\nUTC\r\n` +
+          `--${boundary}\r\nContent-Disposition: form-data; name="source"\r\n\r\nhealth-connect\r\n` +
+          `--${boundary}--\r\n`,
+      ),
+      headers: { "content-type": `multipart/form-data; boundary=${boundary}` },
+    });
+    expect(late.statusCode).toBe(400);
+    expect(late.json()).toMatchObject({ code: "source_not_importable" });
+    expect(storedFiles()).toEqual([]);
+    expect((await client.get(IMPORTS_API.imports)).json()).toMatchObject({ results: [] });
+  });
+
   it("stops a running import when asked, keeping what it had written", async () => {
     const client = user.client(app);
     // Large enough for many batches: the cancel, asked as soon as the run starts, lands before the last.

@@ -16,6 +16,7 @@ import { IMPORT_RETRIES, runImport } from "./imports.job.ts";
 import {
   allowUpload,
   cancelImport,
+  checkUploadSource,
   createImport,
   getImport,
   type ImportJob,
@@ -55,6 +56,7 @@ export function registerImportRoutes(app: FastifyInstance, ctx: AppContext): voi
         ctx.config.filesDir,
         cap,
         () => new AppError("file_too_large", `The file must be at most ${Math.floor(cap / 1024 / 1024)} MB`),
+        checkUploadSource,
       );
       return reply.status(201).send(await createImport(ctx, job, userId, upload));
     },

@@ -14,7 +14,7 @@ import {
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import type { JobRef } from "../../lib/jobs.ts";
-import { findSourceEntry } from "../sources/sources.catalogue.ts";
+import { findSourceEntry, takesFiles } from "../sources/sources.catalogue.ts";
 import { detectUpload } from "./imports.detect.ts";
 import { deleteImportFile, importFilePath, listOldImportFiles, type SavedUpload } from "./imports.files.ts";
 import { type ImportOptions, INSTANCE_ID } from "./imports.job.ts";
@@ -126,6 +126,17 @@ export function cleanFileName(name: string): string {
 }
 
 /**
+ * Refuses an upload under an unknown catalogue entry (404) or one with no export file to read (400
+ * `source_not_importable`: Health Connect is read on the phone only, a cloud service is connected).
+ */
+export function checkUploadSource(slug: string): void {
+  const entry = findSourceEntry(slug);
+  if (!entry) throw new AppError("not_found", "No such data source");
+  if (!takesFiles(entry))
+    throw new AppError("source_not_importable", `${entry.name} has no export file Tonus can import`);
+}
+
+/**
  * Turns a stored upload into an import: recognises it (a hostile zip or an unknown format is refused
  * whole, the file removed), then — under the person's lock, checking the limits again — records it as
  * queued (with its job sent in the same transaction) or, for a generic CSV, waiting for its mapping.
@@ -140,7 +151,7 @@ export async function createImport(
   const file = importFilePath(ctx.config.filesDir, storedName);
   const discard = () => deleteImportFile(ctx.config.filesDir, storedName);
   try {
-    if (!findSourceEntry(fields.source)) throw new AppError("not_found", "No such data source");
+    checkUploadSource(fields.source);
     const fileName = cleanFileName(input.fileName);
     const detected = await detectUpload(file, saved.head, fileName);
     if (!detected.ok)

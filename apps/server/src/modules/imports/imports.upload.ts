@@ -13,13 +13,15 @@ export type ReceivedUpload = {
 /**
  * Reads an import upload: exactly one `file` part, streamed to disk under a generated name (at most
  * `capBytes`; past that the file is removed and the upload refused with 413, RELIABILITY U1/U9), and the
- * form fields, in any order. Anything else in the body is refused with a 4xx, never a 5xx.
+ * form fields, in any order. Anything else in the body is refused with a 4xx, never a 5xx. A `source`
+ * field sent before the file is checked with `checkSource` at once, so a refused upload is not stored.
  */
 export async function receiveUpload(
   request: FastifyRequest,
   filesDir: string,
   capBytes: number,
   tooLarge: () => AppError,
+  checkSource: (slug: string) => void = () => {},
 ): Promise<ReceivedUpload> {
   if (!request.isMultipart())
     throw new AppError("validation_failed", "Upload the file as multipart/form-data");
@@ -34,6 +36,8 @@ export async function receiveUpload(
     for await (const part of parts) {
       if (part.type === "field") {
         if (typeof part.value === "string") fields[part.fieldname] = part.value;
+        if (part.fieldname === "source" && typeof part.value === "string" && !received)
+          checkSource(part.value);
         continue;
       }
       if (part.fieldname !== "file" || received) {

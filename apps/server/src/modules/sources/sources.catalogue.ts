@@ -14,3 +14,8 @@ const BY_SLUG = new Map(CATALOGUE.map((e) => [e.slug, e]));
 export function findSourceEntry(slug: string): SourceEntry | undefined {
   return BY_SLUG.get(slug);
 }
+
+/** Whether the entry has an export file Tonus reads (an upload under any other entry is refused). */
+export function takesFiles(entry: SourceEntry): boolean {
+  return entry.methods.some((m) => m.kind === "file");
+}
