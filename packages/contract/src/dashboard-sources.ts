@@ -4,11 +4,24 @@ import { CHART_ITEM_KEYS, CHART_ITEMS, type MetricCategory, type MetricKey } fro
  * Which source wins when two report the same metric on one day (a watch and the phone's health app
  * both count steps): the person's own order for that metric first, then the metric's default order
  * below, then any other source by name. A source key may carry a sub-source after a dot
- * (`apple_health.watch`): it ranks as its base key.
+ * (`apple_health.watch`): a pattern for its base key covers it, and sub-sources one pattern covers alike
+ * rank among themselves by the default order. A FIT file's records come under their maker's brand
+ * (`garmin`, `polar`, …; `fit` for others) and Google Health's under `fitbit.google_health`.
  */
 
-/** Aggregators copy other apps' data, so they come after the devices that measured it. */
-const AGGREGATORS = ["samsung_health", "google_fit", "health_connect", "apple_health"] as const;
+/**
+ * Aggregators copy other apps' data, so they come after the devices that measured it. Apple Health's
+ * samples are kept by device: where the Watch and the iPhone both counted (steps, distance, energy), the
+ * Watch's day wins, as Apple Health itself prefers it; then the iPhone's; then other apps' in Health.
+ */
+const AGGREGATORS = [
+  "samsung_health",
+  "google_fit",
+  "health_connect",
+  "apple_health.watch",
+  "apple_health.phone",
+  "apple_health",
+] as const;
 /** Files the person uploaded: a device's own export, before the aggregators. */
 const FILES = ["fit", "csv"] as const;
 const WATCHES = ["garmin", "polar", "suunto", "coros", "wahoo", "fitbit", "withings"] as const;
@@ -81,9 +94,12 @@ export function sourceRank(
 ): number {
   const find = (list: readonly string[]) => list.findIndex((p) => source === p || source.startsWith(`${p}.`));
   const own = find(preferred);
-  if (own >= 0) return own;
   const known = find(defaults);
-  return preferred.length + (known >= 0 ? known : defaults.length);
+  const byDefault = known >= 0 ? known : defaults.length;
+  // Sub-sources the person's own pattern covers alike (`apple_health` for the Watch and the iPhone) keep
+  // the default order among themselves.
+  if (own >= 0) return own + byDefault / (defaults.length + 1);
+  return preferred.length + byDefault;
 }
 
 /** The sources of one metric in the order they win: the person's order, then the default, then by key. */

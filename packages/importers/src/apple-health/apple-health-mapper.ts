@@ -19,10 +19,34 @@ type RecordAttrs = {
   unit: string;
   value: string | undefined;
   sourceName: string;
+  /** The `device` attribute (`<<HKDevice: …>, name:Apple Watch, …, model:Watch, …>`), when present. */
+  device: string;
   startDate: string;
   endDate: string;
 };
-type Device = { name: string; key: string; meta: Readonly<Record<string, string>> };
+/**
+ * Where a record came from: its source's name, a short key of it, and — for Apple's own devices — the
+ * sub-source its samples are stored under (`watch`, `phone`), so the dashboard can prefer the Watch
+ * where both counted the same steps.
+ */
+type Device = {
+  name: string;
+  key: string;
+  meta: Readonly<Record<string, string>>;
+  kind: "watch" | "phone" | null;
+};
+
+/**
+ * An Apple device's kind, from the record's `device` attribute (its `model:` or `name:`), else from the
+ * source's name ("Anna's Apple Watch", "Anna's iPhone"); null for other apps and devices.
+ */
+export function appleDeviceKind(sourceName: string, device: string): "watch" | "phone" | null {
+  const model = /\bmodel:([^,>]*)/.exec(device)?.[1] ?? /\bname:([^,>]*)/.exec(device)?.[1];
+  const text = model ?? sourceName;
+  if (/\bwatch\b/i.test(text)) return "watch";
+  if (/\biphone\b/i.test(text)) return "phone";
+  return null;
+}
 type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] | null };
 type OpenCorrelation = {
   attrs: RecordAttrs | null;
@@ -42,7 +66,15 @@ type OpenWorkout = { attrs: WorkoutAttrs | null; offset: number; distanceM?: num
 
 function recordAttrs(a: XmlAttributes, typeName = "type"): RecordAttrs | null {
   if (a.malformed) return null;
-  const r: RecordAttrs = { type: "", unit: "", value: undefined, sourceName: "", startDate: "", endDate: "" };
+  const r: RecordAttrs = {
+    type: "",
+    unit: "",
+    value: undefined,
+    sourceName: "",
+    device: "",
+    startDate: "",
+    endDate: "",
+  };
   // One pass over the attributes, told apart by name length first (a Record has about nine).
   for (let i = 0; i < a.count; i++) {
     switch (a.nameLength(i)) {
@@ -52,6 +84,9 @@ function recordAttrs(a: XmlAttributes, typeName = "type"): RecordAttrs | null {
         break;
       case 5:
         if (a.nameIs(i, "value")) r.value = a.valueAt(i);
+        break;
+      case 6:
+        if (a.nameIs(i, "device")) r.device = a.valueAt(i);
         break;
       case 7:
         if (a.nameIs(i, "endDate")) r.endDate = a.valueAt(i);
@@ -109,7 +144,8 @@ export class AppleHealthMapper implements XmlHandler {
   private readonly source: string;
   // Exports repeat the same device and dates record after record: remember the last ones.
   private lastDeviceRaw = "";
-  private lastDevice: Device = { name: "", key: hashId(""), meta: { device: "" } };
+  private lastDeviceAttr = "";
+  private lastDevice: Device = { name: "", key: hashId(""), meta: { device: "" }, kind: null };
   private readonly dates: [string, number][] = [
     ["", Number.NaN],
     ["", Number.NaN],
@@ -173,6 +209,15 @@ export class AppleHealthMapper implements XmlHandler {
     return this.record !== null || this.correlation !== null || this.workout !== null;
   }
 
+  /**
+   * Samples of the Watch and of the iPhone go to sub-sources (`apple_health.watch`, `apple_health.phone`):
+   * both count steps, distance and energy, often over the same minutes, and the dashboard then takes one
+   * of them per metric and day — the Watch, as Apple Health itself prefers it — instead of their sum.
+   */
+  private sampleSource(device: Device): string {
+    return device.kind ? `${this.source}.${device.kind}` : this.source;
+  }
+
   private emit(rec: ImportRecord): void {
     this.report.emitted++;
     this.out.push(rec);
@@ -190,12 +235,18 @@ export class AppleHealthMapper implements XmlHandler {
     return v;
   }
 
-  private device(raw: string): Device {
-    if (raw !== this.lastDeviceRaw) {
+  private device(raw: string, deviceAttr = ""): Device {
+    if (raw !== this.lastDeviceRaw || deviceAttr !== this.lastDeviceAttr) {
       const name = cleanXmlValue(raw);
       this.lastDeviceRaw = raw;
+      this.lastDeviceAttr = deviceAttr;
       // One meta object per device, shared by its records (read-only): fewer allocations per record.
-      this.lastDevice = { name, key: hashId(name), meta: Object.freeze({ device: name }) };
+      this.lastDevice = {
+        name,
+        key: hashId(name),
+        meta: Object.freeze({ device: name }),
+        kind: appleDeviceKind(name, cleanXmlValue(deviceAttr)),
+      };
     }
     return this.lastDevice;
   }
@@ -235,7 +286,7 @@ export class AppleHealthMapper implements XmlHandler {
       return;
     }
     const endAt = this.date(a.endDate);
-    const device = this.device(a.sourceName);
+    const device = this.device(a.sourceName, a.device);
     const span = endAt > at ? endAt - at : 0;
     const rec: SampleRecord = {
       kind: "sample",
@@ -243,7 +294,7 @@ export class AppleHealthMapper implements XmlHandler {
       at,
       value,
       unit: mapping.unit,
-      source: this.source,
+      source: this.sampleSource(device),
       clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
       meta: device.meta,
     };
@@ -270,7 +321,7 @@ export class AppleHealthMapper implements XmlHandler {
     }
     const stage = SLEEP_STAGES[a.value ?? ""];
     if (!stage) return reject(this.report, { reason: "invalid_value", offset, detail: "sleep stage" });
-    const device = this.device(a.sourceName);
+    const device = this.device(a.sourceName, a.device);
     this.emit({
       kind: "sample",
       metric: "sleep",
@@ -278,7 +329,7 @@ export class AppleHealthMapper implements XmlHandler {
       endAt,
       value: (endAt - at) / 1000,
       unit: "s",
-      source: this.source,
+      source: this.sampleSource(device),
       clientId: `sleep:${at}:${endAt - at}:${stage}:${device.key}`,
       meta: { device: device.name, stage },
     });

@@ -1,10 +1,11 @@
 // The CSV engine under every CSV importer: text decoding, rows, a column mapping (time column, value
 // columns with metric and unit, optional blood-pressure columns), dates, decimal commas. Each bad line
 // is rejected with its number; the file goes on.
+import { dailyClientId, localDate } from "../daily.ts";
 import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail, reject } from "../report.ts";
 import type { ImportOptions, ImportRecord, ImportReport, ImportSession, SampleRecord } from "../types.ts";
-import { type DateFormat, parseDateTime, parseOffsetMinutes, slashOrder } from "./dates.ts";
+import { type DateFormat, isDateOnly, parseDateTime, parseOffsetMinutes, slashOrder } from "./dates.ts";
 import { readCsvRows } from "./rows.ts";
 import { decodeText, type TextOptions } from "./text.ts";
 import { convertCsvValue, storageUnit, unitInHeader } from "./units.ts";
@@ -56,7 +57,7 @@ export function parseCsvNumber(raw: string): number {
 /**
  * Imports a CSV with `options.mapping`. Rows yield samples (one per mapped value column with a value)
  * and, with `mapping.bp`, blood-pressure records; `clientId` is `metric:time` (plus the source), so a
- * re-import repeats it. A row with a bad date is rejected (`invalid_date`; `ambiguous_date` when
+ * re-import repeats it — or, for a row dated by a day alone, the day's (`dailyClientId`). A row with a bad date is rejected (`invalid_date`; `ambiguous_date` when
  * `d/m/y` and `m/d/y` both fit and no earlier row decided the order), a bad value `invalid_value`,
  * each with its line. Text not valid in its encoding ends with fatal `not_utf8`.
  */
@@ -171,6 +172,9 @@ export async function* runCsv(
         }
         const endAt =
           resolved.end >= 0 ? parseDateTime(row.fields[resolved.end] ?? "", order, offset) : Number.NaN;
+        // A row dated by a day alone (Oura's and Google Fit's daily exports) holds that day's totals: their
+        // ids are the day's, as the vendor's cloud API names the same totals.
+        const day = isDateOnly(rawTime) ? localDate(at, offset ?? 0) : null;
         const before = batch.length;
         let bad = false;
         for (const c of resolved.columns) {
@@ -193,7 +197,7 @@ export async function* runCsv(
             value,
             unit: storageUnit(c.metric) ?? "count",
             source,
-            clientId: `${c.metric}:${at}`,
+            clientId: day ? dailyClientId(day, c.metric) : `${c.metric}:${at}`,
           };
           if (endAt > at) rec.endAt = endAt;
           batch.push(rec);

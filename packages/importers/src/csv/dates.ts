@@ -46,6 +46,15 @@ export function slashOrder(s: string): "mdy" | "dmy" | "either" | undefined {
   return "either";
 }
 
+/** True when `s` names a calendar day without a time of day (`2024-03-01`, `03/01/2024`): a daily value. */
+export function isDateOnly(s: string): boolean {
+  const t = s.trim();
+  const iso = ISO.exec(t);
+  if (iso) return iso[4] === undefined && iso[8] === undefined;
+  const m = DAY_FIRST_OR_MONTH_FIRST.exec(t);
+  return m !== null && m[5] === undefined;
+}
+
 /**
  * Parses `s` to ms UTC; NaN when it is not a date in `format` (or is ambiguous under `auto`). A value
  * without a zone is local time at `offsetMin` minutes east of UTC (0: UTC).

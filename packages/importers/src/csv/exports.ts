@@ -206,7 +206,8 @@ async function* run(
     fail(report, { reason: head.length === 0 ? "empty_file" : "unknown_format", line: 1 });
     return;
   }
-  const source = options.source ?? found.format;
+  // Fitbit's JSON files are Fitbit's data like its CSVs: one source, so the same value is stored once.
+  const source = options.source ?? (found.format === "fitbit_json" ? "fitbit" : found.format);
   if (found.format === "fitbit_json") {
     report.format = "json.fitbit";
     yield* runFitbitJson(replay, { ...options, source }, report);

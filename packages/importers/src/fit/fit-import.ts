@@ -68,8 +68,29 @@ function toMs(fitSeconds: number): number {
   return (fitSeconds + FIT_EPOCH_S) * 1000;
 }
 
+/**
+ * FIT manufacturer ids (the FIT profile's `manufacturer` type) of the brands the dashboard ranks, and the
+ * source their files' records are stored under; any other maker's file stays `fit`.
+ */
+const BRANDS: Readonly<Record<number, string>> = {
+  1: "garmin",
+  13: "garmin", // dynastream_oem (Garmin's ANT+ subsidiary)
+  15: "garmin", // dynastream
+  23: "suunto",
+  32: "wahoo",
+  123: "polar",
+  294: "coros",
+};
+
+/** The source of a FIT file's records: its maker's brand from `file_id.manufacturer`, else `fit`. */
+export function fitSourceOf(manufacturer: number | undefined): string {
+  return (manufacturer !== undefined ? BRANDS[manufacturer] : undefined) ?? "fit";
+}
+
 type Context = {
   source: string;
+  /** The caller named the source: the file's maker does not change it. */
+  sourceGiven: boolean;
   fileKey: string;
   report: ImportReport;
   rr: number[];
@@ -91,6 +112,8 @@ type Context = {
  * - `sleep_level` → `sleep_stage` (value 1 awake, 2 light, 3 deep, 4 rem; `endAt` = next level's time);
  * - `hrv_value` → `rmssd` (s), `spo2_data` → `spo2` (%), `respiration_rate` → `respiratory_rate` (1/min);
  * - `session` → a workout.
+ * Records are stored under the maker's brand (`garmin`, `polar`, `suunto`, `wahoo`, `coros`, from
+ * `file_id.manufacturer`; `fit` for any other) unless `options.source` names one.
  * `clientId`s derive from the file id (serial number and creation time), so re-importing the same file
  * repeats them. A damaged file ends with `report.fatal` (`invalid_header`, `unexpected_eof`,
  * `invalid_record`, `crc_mismatch`, `empty_file`); what was decoded before the damage is still yielded.
@@ -108,6 +131,7 @@ async function* run(
   const decoder = new FitDecoder({ messages: WANTED, fields: FIELDS });
   const ctx: Context = {
     source: options.source ?? "fit",
+    sourceGiven: options.source !== undefined,
     fileKey: "nofileid",
     report,
     rr: [],
@@ -189,6 +213,7 @@ function toRecords(msg: FitMessage, ctx: Context): ImportRecord[] {
     case FIT_MESSAGE.fileId: {
       const created = num(f.get(4));
       ctx.fileKey = `${num(f.get(1)) ?? 0}-${num(f.get(3)) ?? 0}-${created ?? 0}`;
+      if (!ctx.sourceGiven) ctx.source = fitSourceOf(num(f.get(1)));
       if (created !== undefined && created >= MIN_DATE_TIME) ctx.createdAt = toMs(created);
       return [];
     }

@@ -98,6 +98,20 @@ describe("pickSources", () => {
     );
   });
 
+  it("ranks sub-sources one of the person's patterns covers by the default order among themselves", () => {
+    const order = ["garmin", "apple_health.watch", "apple_health.phone", "apple_health"];
+    const rows = [
+      row("steps", "2026-11-01", "apple_health.phone", [9000]),
+      row("steps", "2026-11-01", "apple_health.watch", [7000]),
+      row("steps", "2026-11-01", "garmin", [6000]),
+    ];
+    expect(pickSources(rows, (_m, s) => sourceRank(s, [], order))[0]?.source).toBe("garmin");
+    const mine = pickSources(rows, (_m, s) => sourceRank(s, ["apple_health"], order));
+    expect(mine[0]?.source).toBe("apple_health.watch");
+    const phoneFirst = pickSources(rows, (_m, s) => sourceRank(s, ["apple_health.phone"], order));
+    expect(phoneFirst[0]?.source).toBe("apple_health.phone");
+  });
+
   it("ranks unknown sources after the known ones and breaks ties by name", () => {
     expect(sourceRank("zeo", [], defaults)).toBe(3);
     const rows = [row("sleep", "2026-11-01", "zz", [1]), row("sleep", "2026-11-01", "aa", [2])];

@@ -288,6 +288,8 @@ export const SOURCE_NAMES: Record<string, LocalizedText> = {
   bp_log: t("Blood-pressure log", "Дневник давления"),
   ifttt: t("IFTTT", "IFTTT"),
   apple_health: t("Apple Health", "Apple Здоровье"),
+  "apple_health.watch": t("Apple Health: Apple Watch", "Apple Здоровье: Apple Watch"),
+  "apple_health.phone": t("Apple Health: iPhone", "Apple Здоровье: iPhone"),
   health_connect: t("Health Connect", "Health Connect"),
   google_fit: t("Google Fit", "Google Fit"),
   fitbit: t("Fitbit", "Fitbit"),

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { API, type Import, type MeasurementDetail, type MeasurementList } from "@tonus/contract";
 import { chunksOf, collect, FIT_MESSAGE, FitDecoder, importFit, type SampleRecord } from "@tonus/importers";
-import { and, eq } from "drizzle-orm";
+import { and, eq, notInArray } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import { dashboardValues } from "../../db/schema.ts";
@@ -57,7 +57,8 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
     return waitForImport(client, (res.json() as Import).id);
   }
 
-  async function values(metric: string, source = "fit") {
+  /** The file's own values of `metric` (not those of the measurement it made). */
+  async function values(metric: string) {
     return app.ctx.database.db
       .select()
       .from(dashboardValues)
@@ -65,10 +66,29 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
         and(
           eq(dashboardValues.userId, user.userId),
           eq(dashboardValues.metric, metric),
-          eq(dashboardValues.source, source),
+          notInArray(dashboardValues.source, ["measurement", "bp_log"]),
         ),
       );
   }
+
+  it.each([
+    ["garmin-fenix-5-run.fit", "garmin"],
+    ["WeightScaleSingleUser.fit", "garmin"],
+    ["coros-pace-2-cycling-misaligned-fields.fit", "coros"],
+    ["developer-types-sample.fit", "fit"],
+  ])("stores %s under its maker's brand (%s) from the file id", async (name, brand) => {
+    expect((await importFile(name)).status).toBe("done");
+    const sources = await app.ctx.database.db
+      .selectDistinct({ source: dashboardValues.source })
+      .from(dashboardValues)
+      .where(
+        and(
+          eq(dashboardValues.userId, user.userId),
+          notInArray(dashboardValues.source, ["measurement", "bp_log"]),
+        ),
+      );
+    expect(sources).toEqual([{ source: brand }]);
+  });
 
   it.each([
     ["garmin-fenix-5-run.fit", 113, 75005, 456, 1448, 21],

@@ -1,4 +1,5 @@
 import type { MetricKey } from "@tonus/contract";
+import { dailyClientId } from "@tonus/importers";
 import { z } from "zod";
 import {
   dayWindowStream,
@@ -55,7 +56,8 @@ function activitySeries(opts: {
         metric: opts.metric,
         at: dayNoon(r.dateTime, ctx.tz),
         value: opts.convert ? opts.convert(r.value) : r.value,
-        clientId: `${opts.key}:${r.dateTime}`,
+        // A daily total: the day's id, which Fitbit's exported daily files also get.
+        clientId: dailyClientId(r.dateTime, opts.metric),
       }));
       return { values, malformed };
     },
@@ -90,7 +92,7 @@ function dailySummary<V>(opts: {
         opts.pick(r.value).map((p) => ({
           ...p,
           at: dayNoon(r.dateTime, ctx.tz),
-          clientId: `${opts.key}:${r.dateTime}:${p.metric}`,
+          clientId: dailyClientId(r.dateTime, p.metric),
         })),
       );
       return { values, malformed };

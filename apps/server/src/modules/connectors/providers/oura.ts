@@ -1,3 +1,4 @@
+import { dailyClientId } from "@tonus/importers";
 import { z } from "zod";
 import {
   dayWindowStream,
@@ -8,7 +9,7 @@ import {
   pageToken,
   readRecords,
 } from "../connectors.streams.ts";
-import { addDays, dayNoon, parseInstant } from "../connectors.time.ts";
+import { addDays, dayNoon, dayOf, parseInstant } from "../connectors.time.ts";
 import type { MappedValue, ProviderDef, StreamContext } from "../connectors.types.ts";
 
 /**
@@ -27,6 +28,7 @@ const list = (ctx: StreamContext, path: string, query: Record<string, string | u
 const SleepSchema = z.object({
   id: z.string().min(1).max(200),
   type: z.string().nullish(),
+  day: z.iso.date().nullish(),
   bedtime_end: z.string(),
   total_sleep_duration: OptionalNumber,
   average_hrv: OptionalNumber,
@@ -51,19 +53,27 @@ const sleep = dayWindowStream({
     for (const r of records) {
       if (r.type === "deleted" || r.type === "rest") continue;
       const at = parseInstant(r.bedtime_end, ctx.tz);
-      const key = `sleep:${r.id}`;
-      values.push({ metric: "sleep", at, value: r.total_sleep_duration, clientId: `${key}:sleep` });
+      // The main sleep is the day's (Oura's `day`), as the trends export names it: the same ids, stored
+      // once whichever route brings them. A nap keeps its own.
+      const day = r.type === "long_sleep" ? (r.day ?? (at ? dayOf(at, ctx.tz) : null)) : null;
+      const id = (metric: string, own: string) => (day ? dailyClientId(day, metric) : `sleep:${r.id}:${own}`);
+      values.push({ metric: "sleep", at, value: r.total_sleep_duration, clientId: id("sleep", "sleep") });
       // average_hrv is the night's rMSSD in ms (Oura's HRV is RMSSD); stored in seconds.
-      values.push({ metric: "rmssd", at, value: msToS(r.average_hrv), clientId: `${key}:rmssd` });
+      values.push({ metric: "rmssd", at, value: msToS(r.average_hrv), clientId: id("rmssd", "rmssd") });
       // Documented as "breaths/second", but the values (~15) are breaths per minute, as the app shows.
       values.push({
         metric: "respiratory_rate",
         at,
         value: r.average_breath,
-        clientId: `${key}:respiratory_rate`,
+        clientId: id("respiratory_rate", "respiratory_rate"),
       });
       if (r.type === "long_sleep")
-        values.push({ metric: "resting_heart_rate", at, value: r.lowest_heart_rate, clientId: `${key}:rhr` });
+        values.push({
+          metric: "resting_heart_rate",
+          at,
+          value: r.lowest_heart_rate,
+          clientId: id("resting_heart_rate", "rhr"),
+        });
     }
     return { values, malformed, nextPage: pageToken(body?.next_token) };
   },
@@ -89,12 +99,13 @@ const dailyActivity = dayWindowStream({
     const values: MappedValue[] = records.flatMap((r) => {
       const at = dayNoon(r.day, ctx.tz);
       return [
-        { metric: "steps", at, value: r.steps, clientId: `daily_activity:${r.day}:steps` },
+        // Daily totals keep the day's ids, which the trends export's rows also get.
+        { metric: "steps", at, value: r.steps, clientId: dailyClientId(r.day, "steps") },
         {
           metric: "active_energy",
           at,
           value: kcalToJ(r.active_calories),
-          clientId: `daily_activity:${r.day}:active_energy`,
+          clientId: dailyClientId(r.day, "active_energy"),
         },
       ];
     });
@@ -122,7 +133,7 @@ const dailySpo2 = dayWindowStream({
       metric: "spo2",
       at: dayNoon(r.day, ctx.tz),
       value: r.spo2_percentage?.average,
-      clientId: `daily_spo2:${r.day}:spo2`,
+      clientId: dailyClientId(r.day, "spo2"),
     }));
     return { values, malformed, nextPage: pageToken(body?.next_token) };
   },

@@ -163,7 +163,13 @@ const measures = withingsStream({
         const metric = MEASURE_TYPES[type];
         if (!metric || metric === "systolic" || metric === "diastolic") continue;
         if (metric === "heart_rate" && systolic !== undefined) continue; // the reading's pulse
-        values.push({ metric, at, value, clientId: `measure:${group.grpid}:${type}` });
+        // Keyed by metric and instant, as the rows of Withings' exported CSVs are: stored once either way.
+        values.push({
+          metric,
+          at,
+          value,
+          clientId: at ? `${metric}:${at.getTime()}` : `measure:${group.grpid}:${type}`,
+        });
       }
     }
     const refused: Record<string, number> = ambiguous ? { ambiguous_owner: ambiguous } : {};
