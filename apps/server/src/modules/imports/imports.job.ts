@@ -60,7 +60,10 @@ function toImporterMapping(m: WireMapping): CsvMapping {
 
 /** Runs the reader in a worker thread; batches arrive in order, at most two ahead of their acknowledgement. */
 function startReader(options: ReaderOptions) {
-  const worker = new Worker(new URL("./imports.worker.ts", import.meta.url), { workerData: options });
+  const worker = new Worker(new URL("./imports.worker.ts", import.meta.url), {
+    workerData: options,
+    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+  });
   const queue: WorkerMessage[] = [];
   let waiting: ((m: WorkerMessage) => void) | null = null;
   let ended = false;
