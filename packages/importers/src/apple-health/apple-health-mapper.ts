@@ -34,6 +34,8 @@ type Device = {
   key: string;
   meta: Readonly<Record<string, string>>;
   kind: "watch" | "phone" | null;
+  /** Where its samples are stored: `apple_health`, or its kind's sub-source. */
+  sampleSource: string;
 };
 
 /**
@@ -145,7 +147,7 @@ export class AppleHealthMapper implements XmlHandler {
   // Exports repeat the same device and dates record after record: remember the last ones.
   private lastDeviceRaw = "";
   private lastDeviceAttr = "";
-  private lastDevice: Device = { name: "", key: hashId(""), meta: { device: "" }, kind: null };
+  private lastDevice: Device;
   private readonly dates: [string, number][] = [
     ["", Number.NaN],
     ["", Number.NaN],
@@ -155,6 +157,7 @@ export class AppleHealthMapper implements XmlHandler {
   constructor(report: ImportReport, source: string) {
     this.report = report;
     this.source = source;
+    this.lastDevice = { name: "", key: hashId(""), meta: { device: "" }, kind: null, sampleSource: source };
   }
 
   doctype(info: { entities: number; external: boolean }): void {
@@ -209,15 +212,6 @@ export class AppleHealthMapper implements XmlHandler {
     return this.record !== null || this.correlation !== null || this.workout !== null;
   }
 
-  /**
-   * Samples of the Watch and of the iPhone go to sub-sources (`apple_health.watch`, `apple_health.phone`):
-   * both count steps, distance and energy, often over the same minutes, and the dashboard then takes one
-   * of them per metric and day — the Watch, as Apple Health itself prefers it — instead of their sum.
-   */
-  private sampleSource(device: Device): string {
-    return device.kind ? `${this.source}.${device.kind}` : this.source;
-  }
-
   private emit(rec: ImportRecord): void {
     this.report.emitted++;
     this.out.push(rec);
@@ -241,11 +235,17 @@ export class AppleHealthMapper implements XmlHandler {
       this.lastDeviceRaw = raw;
       this.lastDeviceAttr = deviceAttr;
       // One meta object per device, shared by its records (read-only): fewer allocations per record.
+      const kind = appleDeviceKind(name, cleanXmlValue(deviceAttr));
       this.lastDevice = {
         name,
         key: hashId(name),
         meta: Object.freeze({ device: name }),
-        kind: appleDeviceKind(name, cleanXmlValue(deviceAttr)),
+        kind,
+        // Samples of the Watch and of the iPhone go to sub-sources (`apple_health.watch`,
+        // `apple_health.phone`): both count steps, distance and energy, often over the same minutes,
+        // and the dashboard then takes one of them per metric and day — the Watch, as Apple Health
+        // itself prefers it — instead of their sum.
+        sampleSource: kind ? `${this.source}.${kind}` : this.source,
       };
     }
     return this.lastDevice;
@@ -294,7 +294,7 @@ export class AppleHealthMapper implements XmlHandler {
       at,
       value,
       unit: mapping.unit,
-      source: this.sampleSource(device),
+      source: device.sampleSource,
       clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
       meta: device.meta,
     };
@@ -329,7 +329,7 @@ export class AppleHealthMapper implements XmlHandler {
       endAt,
       value: (endAt - at) / 1000,
       unit: "s",
-      source: this.sampleSource(device),
+      source: device.sampleSource,
       clientId: `sleep:${at}:${endAt - at}:${stage}:${device.key}`,
       meta: { device: device.name, stage },
     });
