@@ -11,6 +11,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
 import { IMPORTS_API, type Import } from "@tonus/contract";
 import {
   emptyCounts,
@@ -142,6 +143,9 @@ async function main(): Promise<void> {
         memAtPeak = m;
       }
     }, 50);
+    // How long the main thread is kept from answering: what a request waits for besides the database.
+    const loopDelay = monitorEventLoopDelay({ resolution: 5 });
+    loopDelay.enable();
     const cpu0 = process.cpuUsage();
     const main0 = process.threadCpuUsage();
     const pg0 = await backendCpuS(app);
@@ -163,6 +167,7 @@ async function main(): Promise<void> {
     }
     const seconds = (performance.now() - t0) / 1000;
     clearInterval(sampler);
+    loopDelay.disable();
     const cpu = process.cpuUsage(cpu0);
     const main = process.threadCpuUsage(main0);
     const pg1 = await backendCpuS(app);
@@ -180,6 +185,8 @@ async function main(): Promise<void> {
     line("api_p99_idle", idleP99.toFixed(1), "ms");
     line("api_p99_during", duringP99.toFixed(1), "ms");
     line("api_p99_ratio", (duringP99 / Math.max(0.1, idleP99)).toFixed(2), "x");
+    line("event_loop_delay_p99", (loopDelay.percentile(99) / 1e6).toFixed(1), "ms");
+    line("event_loop_delay_max", (loopDelay.max / 1e6).toFixed(1), "ms");
     const t = IMPORT_TIMINGS;
     line("batch", (t.batchMs / Math.max(1, t.batches)).toFixed(1), "ms");
     process.stdout.write(

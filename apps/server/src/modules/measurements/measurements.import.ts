@@ -142,7 +142,9 @@ export async function storeMeasurements(
   const profile = await anthropometryOf(tx, userId);
 
   const rows = [];
-  for (const f of fresh) {
+  for (const [i, f] of fresh.entries()) {
+    // A few ms of analysis at a time: requests waiting on this thread are answered in between.
+    if (i > 0 && i % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const t = f.startedAt.getTime();
     const reading = nearest(readings, t);
     const result = computeMeasurement({
