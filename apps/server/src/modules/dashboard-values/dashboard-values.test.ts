@@ -276,11 +276,14 @@ describe.runIf(BACKENDS.includes("postgres"))("values and account deletion on po
     source: "apple_health",
     clientId,
   });
-  /** Resolves once some transaction waits for an advisory lock (the user's dashboard lock). */
-  async function someoneWaitsForTheLock() {
-    for (let i = 0; i < 400; i++) {
+  /** Resolves once some transaction waits for the user's dashboard lock (in this database). */
+  async function someoneWaitsForTheLock(userId: string) {
+    for (let i = 0; i < 1200; i++) {
       const r = await app.ctx.database.query<{ n: number }>(
-        "select count(*)::int as n from pg_locks where locktype = 'advisory' and not granted",
+        `select count(*)::int as n from pg_locks l join pg_database d on d.oid = l.database
+         where d.datname = current_database() and l.locktype = 'advisory' and not l.granted
+           and ((l.classid::bigint << 32) | l.objid::bigint) = hashtext('dashboard:' || $1::text)::bigint`,
+        [userId],
       );
       if (Number(r.rows[0]?.n) > 0) return;
       await new Promise((resolve) => setTimeout(resolve, 25));
@@ -295,13 +298,16 @@ describe.runIf(BACKENDS.includes("postgres"))("values and account deletion on po
     const user = await createTestUser(app.ctx.database);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let written: () => void = () => {};
+    const wrote = new Promise<void>((resolve) => (written = resolve));
     const writing = app.ctx.database.db.transaction(async (tx) => {
       await recordValueBatch(tx as unknown as Db, user.userId, batchOf([value("a"), value("b")]));
+      written();
       await held;
     });
-    const deleting = someoneWaitsForTheLock().then(() => {});
+    await wrote;
     const deletion = deleteUserData(registryEnv(app.ctx), user.userId);
-    await deleting;
+    await someoneWaitsForTheLock(user.userId);
     release();
     await writing;
     await deletion;
@@ -312,16 +318,20 @@ describe.runIf(BACKENDS.includes("postgres"))("values and account deletion on po
     const user = await createTestUser(app.ctx.database);
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
+    let locked: () => void = () => {};
+    const holding = new Promise<void>((resolve) => (locked = resolve));
     // The deletion's transaction, stopped after its first step (the lock) until the write waits.
     const deletion = app.ctx.database.db.transaction(async (tx) => {
       await holdValueWrites(tx as unknown as Db, user.userId);
+      locked();
       await held;
       await tx.delete(users).where(eq(users.id, user.userId));
     });
+    await holding;
     const written = app.ctx.database.db.transaction((tx) =>
       recordValueBatch(tx as unknown as Db, user.userId, batchOf([value("a")])),
     );
-    await someoneWaitsForTheLock();
+    await someoneWaitsForTheLock(user.userId);
     release();
     await deletion;
     expect(await written).toEqual({ written: 0, newCounted: 0 });

@@ -179,7 +179,8 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       .select()
       .from(dashboardValues)
       .where(and(eq(dashboardValues.userId, user.userId), eq(dashboardValues.source, "bp_log")));
-    expect(values).toHaveLength(4);
+    // Systolic, diastolic and pulse of each reading.
+    expect(values).toHaveLength(6);
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.userId, user.userId));
     expect(events.map((e) => e.type)).toEqual(["bp.reading_added", "bp.reading_added"]);
   });
