@@ -1,6 +1,11 @@
 import type { AppContext } from "../../lib/context.ts";
 import { findProvider, isRetired, providerSettings } from "./connectors.providers.ts";
-import { deleteExpiredAuthorizations, dueConnections, requestSyncOf } from "./connectors.repo.ts";
+import {
+  deleteExpiredAuthorizations,
+  dueConnections,
+  findConnectionById,
+  requestSyncOf,
+} from "./connectors.repo.ts";
 import { type ConnectorDeps, syncConnection } from "./connectors.sync.ts";
 
 /**
@@ -31,7 +36,10 @@ export async function scheduleDueSyncs(deps: ConnectorDeps, includeFresh: boolea
     const provider = findProvider(connection.provider);
     // A provider whose API is off, or no longer configured, is left alone (its page says why).
     if (!provider || isRetired(provider, now) || !providerSettings(deps.ctx.config, provider.key)) continue;
-    await requestSyncOf(db, connection.id, now);
+    // A due sync is a new request; a run left waiting, queued or cut short is only offered again — a
+    // new request there would make the resumed run queue a second one when it ends, and that second
+    // run's report (everything already stored) would hide the resumed run's.
+    if (connection.syncState === "idle") await requestSyncOf(db, connection.id, now);
     await deps.enqueue({ userId: connection.userId, connectionId: connection.id });
   }
   return due.length;
@@ -42,6 +50,10 @@ export function defineConnectorJobs(ctx: Pick<AppContext, "services">, deps: () 
   const sync = ctx.services.jobs.defineJob<SyncJobData>(
     SYNC_JOB,
     async (data) => {
+      // Every sync is asked for by leaving the row queued, waiting or running; an idle row means a run
+      // ended since this job was queued (a retried job beside the scheduler's after a restart).
+      const { db } = deps().ctx.database;
+      if ((await findConnectionById(db, data.connectionId))?.syncState === "idle") return;
       await syncConnection(deps(), data.connectionId);
     },
     // Provider failures are handled inside (backoff, Retry-After); a retry here is for the database.

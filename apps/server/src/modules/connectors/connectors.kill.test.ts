@@ -14,6 +14,7 @@ import path from "node:path";
 import { API, CONNECTORS_API, type Connector } from "@tonus/contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
+import { freshPostgres } from "../../test/server-process.ts";
 import { type Standin, startStandin } from "./standin/standin.ts";
 import { CLIENT_ID, CLIENT_SECRET } from "./standin/testkit.ts";
 
@@ -35,20 +36,6 @@ async function freePort(): Promise<number> {
   const { port } = server.address() as net.AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
-}
-
-async function freshPostgres(backend: string): Promise<string | undefined> {
-  if (backend !== "postgres") return undefined;
-  const base = new URL(process.env.TEST_DATABASE_URL ?? "");
-  const name = `${base.pathname.slice(1) || "tonus"}_connkill_w${process.env.VITEST_POOL_ID ?? "0"}`;
-  const pg = await import("pg");
-  const admin = new pg.default.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  return base.toString();
 }
 
 type Server = { child: ChildProcess; ready: Promise<void>; exit: Promise<void> };
@@ -146,7 +133,7 @@ describe.each(BACKENDS)("a connector sync killed mid-way on %s", (backend) => {
       cleanups.push(() => standin.close());
       const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-connector-kill-"));
       cleanups.push(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-      const databaseUrl = await freshPostgres(backend);
+      const databaseUrl = await freshPostgres(backend, "connkill");
       const env = {
         PORT: String(port),
         HOST: "127.0.0.1",

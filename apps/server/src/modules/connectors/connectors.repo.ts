@@ -280,12 +280,12 @@ export async function markReconnectNeeded(db: Db, id: string, now: Date): Promis
 export async function dueConnections(
   db: Db,
   input: { now: Date; intervalMs: number; staleAfterMs: number; includeFresh: boolean },
-): Promise<{ id: string; userId: string; provider: string }[]> {
+): Promise<{ id: string; userId: string; provider: string; syncState: string }[]> {
   const c = connectorConnections;
   const dueBefore = new Date(input.now.getTime() - input.intervalMs);
   const staleBefore = input.includeFresh ? input.now : new Date(input.now.getTime() - input.staleAfterMs);
   return db
-    .select({ id: c.id, userId: c.userId, provider: c.provider })
+    .select({ id: c.id, userId: c.userId, provider: c.provider, syncState: c.syncState })
     .from(c)
     .where(
       and(

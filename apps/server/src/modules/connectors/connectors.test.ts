@@ -421,10 +421,16 @@ describe.each(BACKENDS)("connector routes and OAuth on %s", (backend) => {
     // queued job may have been lost), and the backoff has ended.
     const later = new Date(now.getTime() + 61_000);
     const b = testDeps(app, () => later);
+    const requestedBefore = (await connectionOf(app, alice.userId, "polar"))?.syncRequestedAt;
     await scheduleDueSyncs(b.deps, true);
     expect(new Set(b.enqueued.map((e) => e.connectionId))).toEqual(
       new Set([oura?.id, fitbit?.id, polar?.id]),
     );
+    // The run cut short is offered again, not asked for anew: a new request would queue a second run
+    // after the resumed one, whose report (all already stored) would replace the resumed run's.
+    const polarAfter = await connectionOf(app, alice.userId, "polar");
+    expect(polarAfter?.syncState).toBe("running");
+    expect(polarAfter?.syncRequestedAt).toEqual(requestedBefore);
   });
 
   it("keeps tokens out of the data export, deletes them with the account and revokes the grants after the commit", async () => {
@@ -517,5 +523,20 @@ describe.each(BACKENDS)("connector syncs as background jobs on %s", (backend) =>
     expect(res.statusCode).toBe(202);
     const second = await synced(first.connection?.last_sync_at ?? null);
     expect(second.connection?.last_sync_report).toMatchObject({ imported: 0 });
+
+    // A job for a connection nobody asked to sync (a retried job beside the scheduler's after a
+    // restart) finds it idle and reads nothing: the last report stays the one of the real run.
+    const boss = app.ctx.services.jobs.boss;
+    const connection = await connectionOf(app, user.userId, "oura");
+    const requests = standin.dataRequests();
+    const id = (await boss.send(SYNC_JOB, { userId: user.userId, connectionId: connection?.id ?? "" })) ?? "";
+    for (const deadline = Date.now() + 60_000; Date.now() < deadline; ) {
+      if ((await boss.getJobById(SYNC_JOB, id))?.state === "completed") break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    expect((await boss.getJobById(SYNC_JOB, id))?.state).toBe("completed");
+    expect(standin.dataRequests()).toBe(requests);
+    const after = (await client.get(path(CONNECTORS_API.one, "oura"))).json() as Connector;
+    expect(after.connection?.last_sync_at).toBe(second.connection?.last_sync_at);
   }, 150_000);
 });

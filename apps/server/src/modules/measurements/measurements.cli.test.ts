@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase } from "../../db/client.ts";
 import { acquireDataDirLock } from "../../db/lock.ts";
 import { measurements, users } from "../../db/schema.ts";
-import { BACKENDS, getTestDatabase } from "../../test/databases.ts";
+import { BACKENDS } from "../../test/databases.ts";
+import { freshPostgres } from "../../test/server-process.ts";
 import { MEASUREMENT_ALGORITHM_VERSION, RECOMPUTE_REQUESTED } from "./measurements.compute.ts";
 
 const CLI = path.resolve(import.meta.dirname, "../../cli.ts");
@@ -47,6 +48,7 @@ describe.each(BACKENDS)("measurements-recompute as a process on %s", (backend) =
   let env: Record<string, string>;
   let withDb: <T>(work: (database: Database) => Promise<T>) => Promise<T>;
   let userId = "";
+  let closeDb: () => Promise<void> = async () => {};
 
   const mine = () =>
     withDb((database) =>
@@ -65,8 +67,11 @@ describe.each(BACKENDS)("measurements-recompute as a process on %s", (backend) =
         }
       };
     } else {
-      const database = await getTestDatabase("postgres");
-      env = { DATABASE_URL: database.connectionString ?? "", DATA_DIR: dataDir };
+      // A database of its own: --all recomputes every measurement in it, other files' rows included.
+      const url = (await freshPostgres("postgres", "recompute")) ?? "";
+      const database = await openDatabase({ url });
+      closeDb = () => database.close();
+      env = { DATABASE_URL: url, DATA_DIR: dataDir };
       withDb = (work) => work(database);
     }
     const suffix = Math.random().toString(36).slice(2, 8);
@@ -92,7 +97,10 @@ describe.each(BACKENDS)("measurements-recompute as a process on %s", (backend) =
       );
     });
   }, 60_000);
-  afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+  afterAll(async () => {
+    await closeDb();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("computes the stale rows, and with --all every row, resuming after a kill", async () => {
     const first = await runCli(["measurements-recompute"], env);
