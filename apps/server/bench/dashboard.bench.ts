@@ -3,7 +3,6 @@
 // Prints `BENCH dashboard.* …` lines. Uses BENCH_DATABASE_URL, else the local server
 // (postgres://root@127.0.0.1:5432), in a database of its own that it drops and creates.
 import { API } from "@tonus/contract";
-import pg from "pg";
 import { buildApp } from "../src/app.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { users } from "../src/db/schema.ts";
@@ -14,20 +13,14 @@ import {
   type DashboardValue,
   recordValues,
 } from "../src/modules/dashboard-values/dashboard-values.service.ts";
+import { describeLoad, freshDatabase, runLoad } from "./common.ts";
 
 const SECRET = "bench-secret-key-with-more-than-32-characters!";
 const HR_DAYS = Number(process.env.BENCH_HR_DAYS ?? 365);
 const base = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/postgres");
-const dbName = "tonus_bench_dashboard";
 
-const admin = new pg.Client({ connectionString: base.toString() });
-await admin.connect();
-await admin.query(`drop database if exists ${dbName}`);
-await admin.query(`create database ${dbName}`);
-await admin.end();
-const url = new URL(base.toString());
-url.pathname = `/${dbName}`;
-const database = await openDatabase({ url: url.toString() });
+const url = await freshDatabase(base.toString(), "bench_dashboard");
+const database = await openDatabase({ url });
 
 const [user] = await database.db
   .insert(users)
@@ -95,7 +88,7 @@ const config = loadConfig({
   PUBLIC_URL: "http://bench.test",
   DATA_DIR: "/tmp/tonus-bench-unused",
   WEB_DIST: "/nonexistent-web-dist",
-  DATABASE_URL: url.toString(),
+  DATABASE_URL: url,
 });
 const app = await buildApp(config, { database });
 await app.ready();
@@ -151,6 +144,20 @@ process.stdout.write(
 process.stdout.write(
   `BENCH dashboard.intraday_day p50=${p(intraday, 0.5).toFixed(1)} ms p95=${p(intraday, 0.95).toFixed(1)} ms\n`,
 );
+
+// R2: the same person's 30-day heart-rate chart at 20 connections, over loopback from a process of its
+// own. Goal p99 ≤ 300 ms.
+const address = await app.listen({ host: "127.0.0.1", port: 0 });
+const r2 = await runLoad({
+  url: `${address}${API.chartData}?item=heart_rate&from=${day(end - 29 * DAY_MS)}&to=${to}&period=day`,
+  connections: 20,
+  seconds: Number(process.env.BENCH_R2_SECONDS ?? 20),
+  headers: { cookie },
+  kind: "get",
+});
+process.stdout.write(
+  `BENCH dashboard.r2_30_days ${describeLoad(r2)} (target p99 ≤ 300 ms, 20 connections)\n`,
+);
 await app.close();
 await database.close().catch(() => {});
-process.exit(0);
+process.exit(r2.non2xx === 0 && r2.errors === 0 ? 0 : 1);

@@ -24,24 +24,12 @@ import { loadConfig } from "../src/lib/config.ts";
 import { createSession } from "../src/lib/sessions.ts";
 import { HEAD_BYTES, newStoredName } from "../src/modules/imports/imports.files.ts";
 import { IMPORT_TIMINGS } from "../src/modules/imports/imports.writer.ts";
+import { freshDatabase } from "./common.ts";
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_IMPORT_MB ?? 20);
 const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const backend = POSTGRES ? "pg" : "pglite";
-
-async function freshPostgres(url: string): Promise<string> {
-  const base = new URL(url);
-  const name = `${base.pathname.slice(1) || "tonus"}_bench_imports`;
-  const pg = await import("pg");
-  const admin = new pg.default.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  return base.toString();
-}
 
 /** CPU seconds (user + system) of the database's backends, read from /proc (PostgreSQL on this host). */
 async function backendCpuS(app: App): Promise<number | null> {
@@ -77,7 +65,7 @@ async function timedGet(app: App, url: string, cookie: string): Promise<{ ms: nu
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-imports-"));
-  const databaseUrl = POSTGRES ? await freshPostgres(POSTGRES) : undefined;
+  const databaseUrl = POSTGRES ? await freshDatabase(POSTGRES, "bench_imports") : undefined;
   try {
     // The export is written to the uploads folder first, as an upload would be (streamed, never in memory).
     const filesDir = path.join(dir, "files");

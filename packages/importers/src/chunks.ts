@@ -10,3 +10,39 @@ export async function collect<T>(records: AsyncIterable<T>): Promise<T[]> {
   for await (const r of records) out.push(r);
   return out;
 }
+
+/** Reads at least `bytes` (or all) of `input`, and returns them with an iterable replaying everything. */
+export async function peek(
+  input: AsyncIterable<Uint8Array>,
+  bytes: number,
+): Promise<{ head: Uint8Array; replay: AsyncIterable<Uint8Array> }> {
+  const it = input[Symbol.asyncIterator]();
+  const buffered: Uint8Array[] = [];
+  let size = 0;
+  let ended = false;
+  while (size < bytes) {
+    const next = await it.next();
+    if (next.done) {
+      ended = true;
+      break;
+    }
+    buffered.push(next.value);
+    size += next.value.length;
+  }
+  const head = new Uint8Array(size);
+  let p = 0;
+  for (const b of buffered) {
+    head.set(b, p);
+    p += b.length;
+  }
+  async function* replay(): AsyncGenerator<Uint8Array> {
+    yield* buffered;
+    if (ended) return;
+    for (;;) {
+      const next = await it.next();
+      if (next.done) return;
+      yield next.value;
+    }
+  }
+  return { head: head.subarray(0, Math.min(size, bytes)), replay: replay() };
+}

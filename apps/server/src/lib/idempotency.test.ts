@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { API, type MeasurementDetail } from "@tonus/contract";
 import { sql } from "drizzle-orm";
 import pg from "pg";
@@ -8,6 +6,7 @@ import type { App } from "../app.ts";
 import { idempotencyKeys, measurements } from "../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../test/databases.ts";
 import { buildTestApp } from "../test/harness.ts";
+import { SHORT_RR } from "../test/rr-fixtures.ts";
 import { createTestUser, type TestUser } from "../test/users.ts";
 import {
   IDEMPOTENCY_PRUNE_JOB,
@@ -23,14 +22,7 @@ import { deleteUserData, registryEnv } from "./registry.ts";
  * 422 for another request under the same key, 409 while the first is still running, ≥ 24 h retention).
  */
 
-const RR = readFileSync(
-  path.resolve(import.meta.dirname, "../../../../packages/hrv/test/fixtures/rr/welltory_4f2e5c4333_rr.csv"),
-  "utf8",
-)
-  .split("\n")
-  .slice(1)
-  .map(Number)
-  .filter((v) => v > 0);
+const RR = SHORT_RR;
 
 let seq = 0;
 const upload = (overrides: Record<string, unknown> = {}) => ({

@@ -1,6 +1,7 @@
 // The CSV exports people have, recognised from their first lines: Samsung Health, Oura, Whoop, Withings,
 // Fitbit (Google Takeout CSVs) and Google Fit daily metrics. Each is a column mapping over the CSV engine;
 // Fitbit's JSON files go to the JSON reader.
+import { peek } from "../chunks.ts";
 import { createReport, createSession, fail } from "../report.ts";
 import type { ImportOptions, ImportRecord, ImportReport, ImportSession } from "../types.ts";
 import { type CsvImportOptions, type CsvMapping, runCsv } from "./csv-import.ts";
@@ -227,40 +228,4 @@ async function* run(
   if (options.encoding) csvOptions.encoding = options.encoding;
   if (options.signal) csvOptions.signal = options.signal;
   yield* runCsv(replay, csvOptions, report);
-}
-
-/** Reads at least `bytes` (or all) of `input`, and returns them with an iterable replaying everything. */
-async function peek(
-  input: AsyncIterable<Uint8Array>,
-  bytes: number,
-): Promise<{ head: Uint8Array; replay: AsyncIterable<Uint8Array> }> {
-  const it = input[Symbol.asyncIterator]();
-  const buffered: Uint8Array[] = [];
-  let size = 0;
-  let ended = false;
-  while (size < bytes) {
-    const next = await it.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    buffered.push(next.value);
-    size += next.value.length;
-  }
-  const head = new Uint8Array(size);
-  let p = 0;
-  for (const b of buffered) {
-    head.set(b, p);
-    p += b.length;
-  }
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* buffered;
-    if (ended) return;
-    for (;;) {
-      const next = await it.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { head: head.subarray(0, Math.min(size, bytes)), replay: replay() };
 }

@@ -18,6 +18,7 @@ import {
   importHealthExport,
   importRrText,
   openZip,
+  peek,
   readZipEntry,
   type ZipLimits,
   type ZipReadProgress,
@@ -291,37 +292,4 @@ async function zipOfFiles(opts: ReaderOptions): Promise<Sessions> {
     resumeOffset: () => undefined,
     close: () => file.close(),
   };
-}
-
-/** Reads the first `bytes` of `input` and returns them with an iterable replaying the whole input. */
-async function peek(input: AsyncIterable<Uint8Array>, bytes: number) {
-  const it = input[Symbol.asyncIterator]();
-  const buffered: Uint8Array[] = [];
-  let size = 0;
-  let ended = false;
-  while (size < bytes) {
-    const next = await it.next();
-    if (next.done) {
-      ended = true;
-      break;
-    }
-    buffered.push(next.value);
-    size += next.value.length;
-  }
-  const head = new Uint8Array(size);
-  let p = 0;
-  for (const b of buffered) {
-    head.set(b, p);
-    p += b.length;
-  }
-  async function* replay(): AsyncGenerator<Uint8Array> {
-    yield* buffered;
-    if (ended) return;
-    for (;;) {
-      const next = await it.next();
-      if (next.done) return;
-      yield next.value;
-    }
-  }
-  return { head: head.subarray(0, Math.min(size, bytes)), replay: replay() };
 }

@@ -1,8 +1,8 @@
-import fs from "node:fs";
 import path from "node:path";
 import { API, type IngestResponse } from "@tonus/contract";
 import { afterEach, describe, expect, it } from "vitest";
 import { openDatabase } from "../../db/client.ts";
+import { SHORT_RR } from "../../test/rr-fixtures.ts";
 import {
   backoffMs,
   cleanUpServers,
@@ -29,18 +29,7 @@ const KILLS = HEAVY ? 20 : 2;
 const CONCURRENCY = 4;
 const SAMPLES_PER_BATCH = 48;
 const SOURCE = "simulator";
-const RR = fs
-  .readFileSync(
-    path.resolve(
-      import.meta.dirname,
-      "../../../../../packages/hrv/test/fixtures/rr/welltory_4f2e5c4333_rr.csv",
-    ),
-    "utf8",
-  )
-  .split("\n")
-  .slice(1)
-  .map(Number)
-  .filter((v) => v > 0);
+const RR = SHORT_RR;
 
 const BACKENDS = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 

@@ -1,6 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import {
   API,
   BP_LOG_SHARE_TARGET,
@@ -17,6 +15,7 @@ import type { App } from "../../app.ts";
 import { bpReadings, dashboardValues, idempotencyKeys, measurements } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
+import { SHORT_RR } from "../../test/rr-fixtures.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 
 const HEAVY = Boolean(process.env.TONUS_HEAVY);
@@ -24,18 +23,7 @@ const FUZZ_RUNS = HEAVY ? 10_000 : 150;
 /** Retries of one batch under fresh keys (each one runs the batch again; client ids keep it single). */
 const FRESH_KEY_RETRIES = HEAVY ? 1000 : 25;
 
-/** A real RR recording of packages/hrv (attribution in its fixtures README). */
-const RR = readFileSync(
-  path.resolve(
-    import.meta.dirname,
-    "../../../../../packages/hrv/test/fixtures/rr/welltory_4f2e5c4333_rr.csv",
-  ),
-  "utf8",
-)
-  .split("\n")
-  .slice(1)
-  .map(Number)
-  .filter((v) => v > 0);
+const RR = SHORT_RR;
 
 const sample = (overrides: Record<string, unknown> = {}) => ({
   type: "sample",

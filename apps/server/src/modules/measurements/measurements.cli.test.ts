@@ -9,20 +9,12 @@ import { type Database, openDatabase } from "../../db/client.ts";
 import { acquireDataDirLock } from "../../db/lock.ts";
 import { measurements, users } from "../../db/schema.ts";
 import { BACKENDS } from "../../test/databases.ts";
+import { SHORT_RR } from "../../test/rr-fixtures.ts";
 import { freshPostgres } from "../../test/server-process.ts";
 import { MEASUREMENT_ALGORITHM_VERSION, RECOMPUTE_REQUESTED } from "./measurements.compute.ts";
 
 const CLI = path.resolve(import.meta.dirname, "../../cli.ts");
-const FIXTURE = path.resolve(
-  import.meta.dirname,
-  "../../../../../packages/hrv/test/fixtures/rr/welltory_4f2e5c4333_rr.csv",
-);
-const RR = fs
-  .readFileSync(FIXTURE, "utf8")
-  .split("\n")
-  .slice(1)
-  .map((line) => Number(line.split(",")[0]))
-  .filter((v) => Number.isFinite(v) && v > 0);
+const RR = SHORT_RR;
 const ROWS = 60;
 
 type Result = { code: number | null; stdout: string; stderr: string };

@@ -1,7 +1,6 @@
-import fs from "node:fs";
-import path from "node:path";
 import { API, type MeasurementList } from "@tonus/contract";
 import { afterEach, describe, expect, it } from "vitest";
+import { SHORT_RR } from "../../test/rr-fixtures.ts";
 import {
   backoffMs,
   cleanUpServers,
@@ -24,18 +23,7 @@ const HEAVY = Boolean(process.env.TONUS_HEAVY);
 const UPLOADS = HEAVY ? 1000 : 60;
 const KILLS = HEAVY ? 20 : 2;
 const CONCURRENCY = 4;
-const RR = fs
-  .readFileSync(
-    path.resolve(
-      import.meta.dirname,
-      "../../../../../packages/hrv/test/fixtures/rr/welltory_4f2e5c4333_rr.csv",
-    ),
-    "utf8",
-  )
-  .split("\n")
-  .slice(1)
-  .map(Number)
-  .filter((v) => v > 0);
+const RR = SHORT_RR;
 
 const BACKENDS = process.env.TEST_DATABASE_URL ? ["pglite", "postgres"] : ["pglite"];
 

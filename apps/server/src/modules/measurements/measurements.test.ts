@@ -1,5 +1,3 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import {
   API,
   type MeasurementDetail,
@@ -17,19 +15,11 @@ import { auditLog, dashboardValues, measurements, outboxEvents, shareLinks, user
 import { deleteUserData, exportUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, TestClient } from "../../test/harness.ts";
+import { rrFixture } from "../../test/rr-fixtures.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { MEASUREMENT_ALGORITHM_VERSION } from "./measurements.compute.ts";
 import { recomputeStale } from "./measurements.recompute.ts";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../../../../../packages/hrv/test/fixtures/rr");
-/** RR fixtures of packages/hrv (real recordings; attribution in that folder's README). */
-function rrFixture(name: string): number[] {
-  return readFileSync(path.join(FIXTURES, name), "utf8")
-    .split("\n")
-    .slice(1)
-    .map((line) => Number(line.split(",")[0]))
-    .filter((v) => Number.isFinite(v) && v > 0);
-}
 const CLEAN_5MIN = rrFixture("ltdb_14157_clean_5min_rr.csv");
 const SHORT_100 = rrFixture("welltory_4f2e5c4333_rr.csv");
 const RUNS = process.env.TONUS_HEAVY ? 10_000 : 150;

@@ -1,0 +1,40 @@
+// What the benchmarks share: a fresh database of their own, and the load generator (bench/load.ts) as a
+// process of its own, so the server under test keeps this process's event loop to itself.
+import { spawn } from "node:child_process";
+import path from "node:path";
+import type { LoadJob, LoadResult } from "./load.ts";
+
+/** Drops and creates the database `<base>_<suffix>` next to `url`'s; answers its URL. */
+export async function freshDatabase(url: string, suffix: string): Promise<string> {
+  const base = new URL(url);
+  const name = `${base.pathname.slice(1) || "tonus"}_${suffix}`;
+  const pg = await import("pg");
+  const admin = new pg.default.Client({ connectionString: base.toString() });
+  await admin.connect();
+  await admin.query(`drop database if exists "${name}" with (force)`);
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  base.pathname = `/${name}`;
+  return base.toString();
+}
+
+export function runLoad(job: LoadJob): Promise<LoadResult> {
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, "load.ts")], {
+    env: { ...process.env, LOAD: JSON.stringify(job) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) =>
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve(JSON.parse(out) as LoadResult)
+        : reject(new Error(`load generator exited ${code}`)),
+    ),
+  );
+}
+
+/** `p50=… ms p99=… ms` and the rest of a result, for a BENCH line. */
+export function describeLoad(r: LoadResult): string {
+  return `req_per_s=${Math.round(r.requests / r.seconds)} p50=${r.p50.toFixed(1)} ms p90=${r.p90.toFixed(1)} ms p99=${r.p99.toFixed(1)} ms max=${r.max.toFixed(0)} ms non_2xx=${r.non2xx} errors=${r.errors}`;
+}
