@@ -87,7 +87,7 @@ const accepted = (result.statuses["200"] ?? 0) * RECORDS;
 
 const name = `ingest.r1_${pglite ? "pglite" : "pg"}`;
 process.stdout.write(
-  `BENCH ${name} ${describeLoad(result)} (target ≥ 300 req/s, p99 ≤ 250 ms, 0 non-2xx; ${CONNECTIONS} connections for ${PEOPLE} people, ${RECORDS}-record batches, ${SECONDS} s)\n`,
+  `BENCH ${name} ${describeLoad(result)} (target ≥ 300 req/s, p99 ≤ 250 ms, 0 non-2xx; ${CONNECTIONS} connections for ${PEOPLE} ${PEOPLE === 1 ? "person" : "people"}, ${RECORDS}-record batches, ${SECONDS} s)\n`,
 );
 process.stdout.write(
   `BENCH ${name}.records records_per_s=${Math.round(accepted / result.seconds)} stored=${stored} accepted=${accepted} (target ≥ 15,000/s; stored must equal accepted)\n`,

@@ -11,7 +11,13 @@ import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
 import { deleteImportFile, importFilePath } from "./imports.files.ts";
-import { type Checkpoint, KEPT_PROBLEMS, type ParserCounts, type ReaderOptions } from "./imports.reader.ts";
+import {
+  BATCH_SIZES,
+  type Checkpoint,
+  KEPT_PROBLEMS,
+  type ParserCounts,
+  type ReaderOptions,
+} from "./imports.reader.ts";
 import { claimImport, commitBatch, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
 import type { WorkerBatch, WorkerMessage } from "./imports.worker.ts";
 import { IMPORT_TIMINGS, writeSlowRecords, yieldToEventLoop } from "./imports.writer.ts";
@@ -174,6 +180,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
     recordedAtMs: options.recordedAtMs,
     ...(options.mapping ? { mapping: toImporterMapping(options.mapping) } : {}),
     checkpoint: stored ? checkpointOf(stored) : null,
+    batchSize: BATCH_SIZES[ctx.database.kind],
   });
   try {
     for (;;) {
