@@ -237,15 +237,13 @@ describe.each(BACKENDS)("OAuth2 authorization server on %s", (backend) => {
     };
     for (const uri of mutations(IFTTT_URI)) await check(uri);
     for (const uri of mutations(PUBLIC_URI)) await check(uri);
-    await fc.assert(
-      fc.asyncProperty(
-        fc.tuple(fc.nat(IFTTT_URI.length), fc.string({ minLength: 0, maxLength: 3 }), fc.nat(3)),
-        async ([at, insert, removeCount]) => {
-          await check(IFTTT_URI.slice(0, at) + insert + IFTTT_URI.slice(at + removeCount));
-        },
-      ),
-      { numRuns: HEAVY ? 1000 : 150 },
-    );
+    // Edits that give the registered URI back (nothing inserted or removed, or the same characters)
+    // are not mutations: they are filtered out, so every run checks one.
+    const mutated = fc
+      .tuple(fc.nat(IFTTT_URI.length), fc.string({ minLength: 0, maxLength: 3 }), fc.nat(3))
+      .map(([at, insert, removeCount]) => IFTTT_URI.slice(0, at) + insert + IFTTT_URI.slice(at + removeCount))
+      .filter((uri) => uri !== IFTTT_URI);
+    await fc.assert(fc.asyncProperty(mutated, check), { numRuns: HEAVY ? 1000 : 150 });
     // RELIABILITY O1: 1,000 mutations in the heavy tier, 0 redirects.
     expect(checked).toBeGreaterThanOrEqual(HEAVY ? 1000 : 150);
     // JSON callers get the error shape; unknown clients are refused the same way.
