@@ -142,7 +142,9 @@ export async function* readImport(opts: ReaderOptions): AsyncGenerator<ReaderBat
   const isAppleHealth = opts.kind === "apple_health_xml" || opts.kind === "apple_health_zip";
   const resumeFrom = isAppleHealth ? (opts.checkpoint?.resumeOffset ?? 0) : 0;
   const skip = isAppleHealth ? 0 : (opts.checkpoint?.records ?? 0);
-  let handedOut = isAppleHealth ? (opts.checkpoint?.records ?? 0) : 0;
+  // Counted from the start of the file for every kind: the checkpoint a resumed run writes must count
+  // the records skipped too, or a second restart would read them again.
+  let handedOut = opts.checkpoint?.records ?? 0;
   let seen = 0;
   const base = isAppleHealth && opts.checkpoint?.base ? opts.checkpoint.base : emptyCounts();
   const source = await openSessions(opts, resumeFrom);
