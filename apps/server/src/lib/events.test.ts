@@ -20,7 +20,11 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promi
  * Subscribers whose effect is a row written through the delivery transaction (a mail_outbox row with
  * subject `<subscriber>:<event id>`), plus an in-memory count of calls, failed ones included.
  */
-function subscribersModule(calls: Map<string, number>, failFirstOf: Set<string> = new Set()) {
+function subscribersModule(
+  calls: Map<string, number>,
+  failFirstOf: Set<string> = new Set(),
+  failWhile: Set<string> = new Set(),
+) {
   return (_app: FastifyInstance, ctx: AppContext) => {
     for (const name of ["test.first", "test.second"]) {
       ctx.services.events.subscribe({
@@ -37,6 +41,7 @@ function subscribersModule(calls: Map<string, number>, failFirstOf: Set<string> 
             failFirstOf.delete(failKey);
             throw new Error("simulated crash after the effect was written");
           }
+          if (failWhile.has(failKey)) throw new Error("simulated failure until the test lifts it");
         },
       });
     }
@@ -80,12 +85,15 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
 
   async function start(
     calls: Map<string, number>,
-    opts: { workJobs?: boolean; failFirstOf?: Set<string> } = {},
+    opts: { workJobs?: boolean; failFirstOf?: Set<string>; failWhile?: Set<string> } = {},
   ) {
     const app = await buildTestApp(
       database,
       {},
-      { modules: [subscribersModule(calls, opts.failFirstOf)], workJobs: opts.workJobs },
+      {
+        modules: [subscribersModule(calls, opts.failFirstOf, opts.failWhile)],
+        workJobs: opts.workJobs,
+      },
     );
     apps.push(app);
     return app;
@@ -134,6 +142,37 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
     expect(calls.get(`test.second:${id}`)).toBe(2);
     expect(calls.get(`test.first:${id}`)).toBe(1);
     expect(failing.size).toBe(0);
+  });
+
+  it("delivers a burst of events in order, stops at a failing one for that subscriber only, and resumes after it", async () => {
+    const calls = new Map<string, number>();
+    const failWhile = new Set(["test.second:n=25"]);
+    const app = await start(calls, { workJobs: false, failWhile });
+    await app.ctx.database.db.transaction((tx) =>
+      app.ctx.services.events.emitEvents(
+        tx as unknown as Db,
+        Array.from({ length: 60 }, (_, n) => ({ type: "test.thing_happened", userId: null, payload: { n } })),
+      ),
+    );
+    const ids = (await database.db.select({ id: outboxEvents.id }).from(outboxEvents))
+      .map((e) => e.id)
+      .sort((a, b) => a - b);
+    await expect(app.ctx.services.events.dispatchPending()).rejects.toThrow(/1 subscriber/);
+    const firstPass = await effects(database);
+    expect(firstPass.filter((s) => s.startsWith("test.first:"))).toHaveLength(60);
+    // The second subscriber got every event before the failing one and none after it.
+    expect(firstPass.filter((s) => s.startsWith("test.second:")).sort()).toEqual(
+      ids
+        .slice(0, 25)
+        .map((id) => `test.second:${id}`)
+        .sort(),
+    );
+    failWhile.clear();
+    await app.ctx.services.events.dispatchPending();
+    const all = await effects(database);
+    expect(all).toHaveLength(120);
+    expect(new Set(all).size).toBe(120);
+    expect(await database.db.select().from(outboxDeliveries)).toHaveLength(120);
   });
 
   it("delivers exactly once with two instances dispatching at the same time", async () => {

@@ -13,7 +13,8 @@ export type DomainEvent = NewDomainEvent & { id: number; createdAt: Date };
  * A subscriber handles an event inside the transaction that records its delivery: what it writes
  * through `tx` commits together with "delivered", so it takes effect exactly once. It must use `tx`, not
  * the app's `db` (on PGlite a second connection does not exist and would wait forever). Side effects
- * outside the database (an HTTP call) can repeat when the commit fails after them: make them idempotent.
+ * outside the database (an HTTP call) can repeat when the transaction fails after them — several events
+ * share one, so another event's failure counts too: make them idempotent.
  */
 export type Subscriber = {
   /** Stable name: the delivery ledger is keyed by it, so renaming it redelivers everything. */
@@ -45,6 +46,11 @@ export const OUTBOX_RETENTION_DAYS = 30;
 
 const DISPATCH_JOB = "events.dispatch";
 const BATCH = 100;
+/**
+ * How long one delivery transaction may take in events handled: long enough that its commit is a small
+ * share, short enough not to hold up requests (on PGlite a transaction has the database to itself).
+ */
+const CHUNK_MS = 20;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
@@ -74,35 +80,74 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
         .orderBy(asc(outboxEvents.id))
         .limit(BATCH);
       if (pending.length === 0) return true;
-      for (const row of pending) {
-        const event: DomainEvent = {
+      const events = pending.map(
+        (row): DomainEvent => ({
           id: row.id,
           type: row.type,
           userId: row.userId,
           payload: row.payload as Record<string, unknown>,
           createdAt: row.createdAt,
-        };
-        try {
-          await db.transaction(async (tx) => {
-            // The ledger row first: a concurrent dispatcher on the same event waits here, then skips it.
-            const claimed = await tx
-              .insert(outboxDeliveries)
-              .values({ eventId: event.id, subscriber: subscriber.name })
-              .onConflictDoNothing()
-              .returning({ eventId: outboxDeliveries.eventId });
-            if (claimed.length === 0) return;
-            await subscriber.handle(tx as unknown as Db, event);
-          });
-        } catch (err) {
-          // Keep this subscriber's order: stop at the failed event; the job retries later.
-          log.warn(
-            { err, subscriber: subscriber.name, eventId: event.id, type: event.type },
-            "event delivery failed",
-          );
-          return false;
-        }
+        }),
+      );
+      let next = 0;
+      while (next < events.length) {
+        const handled = await deliverChunk(subscriber, events.slice(next));
+        if (handled > 0) next += handled;
+        else if (await deliverOneByOne(subscriber, events.slice(next))) next = events.length;
+        else return false;
       }
     }
+  }
+
+  /** Claims the event's ledger row and hands it to the subscriber in `tx`; a claimed one is skipped. */
+  async function deliverIn(tx: Db, subscriber: Subscriber, event: DomainEvent): Promise<void> {
+    // The ledger row first: a concurrent dispatcher on the same event waits here, then skips it.
+    const claimed = await tx
+      .insert(outboxDeliveries)
+      .values({ eventId: event.id, subscriber: subscriber.name })
+      .onConflictDoNothing()
+      .returning({ eventId: outboxDeliveries.eventId });
+    if (claimed.length > 0) await subscriber.handle(tx, event);
+  }
+
+  /**
+   * Delivers the first events of `events` in one transaction, for up to CHUNK_MS (at least one event):
+   * a commit per event cost more than most deliveries (an import announces thousands at once). Answers
+   * how many were delivered; 0 when one failed and the chunk rolled back.
+   */
+  async function deliverChunk(subscriber: Subscriber, events: readonly DomainEvent[]): Promise<number> {
+    try {
+      return await db.transaction(async (t) => {
+        const tx = t as unknown as Db;
+        const started = performance.now();
+        let handled = 0;
+        for (const event of events) {
+          if (handled > 0 && performance.now() - started > CHUNK_MS) break;
+          await deliverIn(tx, subscriber, event);
+          handled++;
+        }
+        return handled;
+      });
+    } catch {
+      return 0;
+    }
+  }
+
+  /** Delivers each event in a transaction of its own, stopping at the first that fails (kept for a retry). */
+  async function deliverOneByOne(subscriber: Subscriber, events: readonly DomainEvent[]): Promise<boolean> {
+    for (const event of events) {
+      try {
+        await db.transaction(async (tx) => deliverIn(tx as unknown as Db, subscriber, event));
+      } catch (err) {
+        // Keep this subscriber's order: stop at the failed event; the job retries later.
+        log.warn(
+          { err, subscriber: subscriber.name, eventId: event.id, type: event.type },
+          "event delivery failed",
+        );
+        return false;
+      }
+    }
+    return true;
   }
 
   async function dispatchPending(): Promise<void> {
