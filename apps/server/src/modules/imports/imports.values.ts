@@ -1,6 +1,8 @@
 // Importer records → what the dashboard stores. Samples keep their metric, storage unit, source and
 // client id; sleep stages become durations per stage; a workout becomes its duration, distance and energy.
 import { createHash } from "node:crypto";
+import { MEASUREMENT_LIMITS } from "@tonus/contract";
+import { analyzeRr, type RrAnalysis } from "@tonus/hrv";
 import type {
   BloodPressureRecord,
   ImportRecord,
@@ -84,28 +86,72 @@ export function valuesOfWorkout(w: WorkoutRecord): DashboardValue[] {
   return out.filter((v) => Number.isFinite(v.value) && v.value >= 0);
 }
 
+/** One measurement's worth of an RR series: its start, its intervals and their analysis. */
+export type RrPart = { startedAt: number; rrMs: number[]; analysis: RrAnalysis };
+
+/** An RR series record split into measurements, analysed in the reader's thread (RELIABILITY R3). */
+export type SplitRrSeries = Omit<RrSeriesRecord, "rrMs"> & { parts: RrPart[] };
+
+/**
+ * Splits a long RR series into measurements the measurements service accepts (at most one hour and
+ * 5,000 intervals each); intervals outside its range are dropped (they are not beats).
+ */
+export function splitRrSeries(r: RrSeriesRecord): { startedAt: number; rrMs: number[] }[] {
+  const valid = r.rrMs.filter((v) => v >= MEASUREMENT_LIMITS.rrMinMs && v <= MEASUREMENT_LIMITS.rrMaxMs);
+  const parts: { startedAt: number; rrMs: number[] }[] = [];
+  let current: number[] = [];
+  let start = r.startedAt;
+  let elapsed = 0;
+  let sum = 0;
+  for (const v of valid) {
+    if (current.length >= MEASUREMENT_LIMITS.maxIntervals || sum + v > MEASUREMENT_LIMITS.maxDurationMs) {
+      parts.push({ startedAt: start, rrMs: current });
+      start = r.startedAt + elapsed;
+      current = [];
+      sum = 0;
+    }
+    current.push(v);
+    sum += v;
+    elapsed += v;
+  }
+  if (current.length > 0) parts.push({ startedAt: start, rrMs: current });
+  return parts;
+}
+
+/**
+ * The record split into measurements, each analysed as `storeMeasurement` would analyse its upload
+ * (no breaks): the main thread then only scores them against the person's history.
+ */
+export function splitAndAnalyse(r: RrSeriesRecord): SplitRrSeries {
+  const { rrMs: _whole, ...rest } = r;
+  return {
+    ...rest,
+    parts: splitRrSeries(r).map((p) => ({ ...p, analysis: analyzeRr(p.rrMs, { breaks: [] }) })),
+  };
+}
+
 /** A batch's records as the job writes them: values encoded for COPY, and the records written through services. */
 export type EncodedRecords = {
   values: ValueBatch;
   /** RR series and blood-pressure readings, in file order (written through their modules). */
-  slow: (RrSeriesRecord | BloodPressureRecord)[];
+  slow: (SplitRrSeries | BloodPressureRecord)[];
   /** Records with nothing to store (an unmeasurable sleep level). */
   ignored: number;
 };
 
 /**
  * Turns a batch of records into what the job writes (in the worker thread, so the main thread only
- * copies bytes): each sample or workout's values, its own value first and counted (it decides whether
+ * copies bytes and scores RR series analysed here): each sample or workout's values, its own value first and counted (it decides whether
  * the record is new or a duplicate), the ones it brings along not; a key repeated in the batch keeps its
  * last value.
  */
 export function encodeRecords(records: readonly ImportRecord[]): EncodedRecords {
   const builder = new ValueBatchBuilder();
-  const slow: (RrSeriesRecord | BloodPressureRecord)[] = [];
+  const slow: (SplitRrSeries | BloodPressureRecord)[] = [];
   let ignored = 0;
   for (const r of records) {
     if (r.kind === "rr" || r.kind === "bp") {
-      slow.push(r);
+      slow.push(r.kind === "rr" ? splitAndAnalyse(r) : r);
       continue;
     }
     const values = r.kind === "sample" ? valuesOfSample(r) : valuesOfWorkout(r);

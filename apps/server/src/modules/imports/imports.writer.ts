@@ -10,13 +10,14 @@ import {
   type MeasurementUpload,
   MeasurementUploadSchema,
 } from "@tonus/contract";
-import type { BloodPressureRecord, RrSeriesRecord } from "@tonus/importers";
+import type { RrAnalysis } from "@tonus/hrv";
+import type { BloodPressureRecord } from "@tonus/importers";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { storeReadings } from "../bp/bp.service.ts";
 import { storeMeasurements } from "../measurements/measurements.import.ts";
 import { KEPT_PROBLEMS } from "./imports.reader.ts";
-import { importUuid } from "./imports.values.ts";
+import { importUuid, type SplitRrSeries } from "./imports.values.ts";
 
 type Ctx = Pick<AppContext, "services">;
 
@@ -60,37 +61,14 @@ function measurementSource(source: string): MeasurementSource {
   return source === "rr_file" ? "file" : "watch";
 }
 
-/**
- * Splits a long RR series into measurements the measurements service accepts (at most one hour and
- * 5,000 intervals each); intervals outside its range are dropped (they are not beats).
- */
-export function splitRrSeries(r: RrSeriesRecord): { startedAt: number; rrMs: number[] }[] {
-  const valid = r.rrMs.filter((v) => v >= MEASUREMENT_LIMITS.rrMinMs && v <= MEASUREMENT_LIMITS.rrMaxMs);
-  const parts: { startedAt: number; rrMs: number[] }[] = [];
-  let current: number[] = [];
-  let start = r.startedAt;
-  let elapsed = 0;
-  let sum = 0;
-  for (const v of valid) {
-    if (current.length >= MEASUREMENT_LIMITS.maxIntervals || sum + v > MEASUREMENT_LIMITS.maxDurationMs) {
-      parts.push({ startedAt: start, rrMs: current });
-      start = r.startedAt + elapsed;
-      current = [];
-      sum = 0;
-    }
-    current.push(v);
-    sum += v;
-    elapsed += v;
-  }
-  if (current.length > 0) parts.push({ startedAt: start, rrMs: current });
-  return parts;
-}
-
-/** The uploads of one RR series record, or why it cannot be stored. */
-function uploadsOf(r: RrSeriesRecord, timeZone: string): MeasurementUpload[] | string {
-  const parts = splitRrSeries(r);
+/** The uploads of one RR series record, with the analysis of each, or why it cannot be stored. */
+function uploadsOf(
+  r: SplitRrSeries,
+  timeZone: string,
+): { upload: MeasurementUpload; analysis: RrAnalysis }[] | string {
+  const parts = r.parts;
   if (parts.length === 0) return "no valid intervals";
-  const uploads: MeasurementUpload[] = [];
+  const uploads: { upload: MeasurementUpload; analysis: RrAnalysis }[] = [];
   for (const [i, part] of parts.entries()) {
     const upload = MeasurementUploadSchema.safeParse({
       client_id: importUuid(r.source, parts.length === 1 ? r.clientId : `${r.clientId}#${i}`),
@@ -104,7 +82,7 @@ function uploadsOf(r: RrSeriesRecord, timeZone: string): MeasurementUpload[] | s
       time_zone: timeZone,
     });
     if (!upload.success) return upload.error.issues[0]?.message ?? "invalid RR series";
-    uploads.push(upload.data);
+    uploads.push({ upload: upload.data, analysis: part.analysis });
   }
   return uploads;
 }
@@ -143,12 +121,13 @@ async function writeSeries(
   ctx: Ctx,
   tx: Db,
   userId: string,
-  records: readonly RrSeriesRecord[],
+  records: readonly SplitRrSeries[],
   timeZone: string,
   out: SlowOutcome,
 ) {
   const perRecord: { from: number; to: number }[] = [];
   const uploads: MeasurementUpload[] = [];
+  const analyses: RrAnalysis[] = [];
   for (const r of records) {
     const own = uploadsOf(r, timeZone);
     if (typeof own === "string") {
@@ -156,9 +135,12 @@ async function writeSeries(
       continue;
     }
     perRecord.push({ from: uploads.length, to: uploads.length + own.length });
-    uploads.push(...own);
+    for (const o of own) {
+      uploads.push(o.upload);
+      analyses.push(o.analysis);
+    }
   }
-  const outcomes = await storeMeasurements(ctx, tx, userId, uploads);
+  const outcomes = await storeMeasurements(ctx, tx, userId, uploads, { analyses });
   for (const { from, to } of perRecord) {
     const mine = outcomes.slice(from, to);
     const created = mine.filter((o) => o.status === "created").length;
@@ -175,7 +157,7 @@ export async function writeSlowRecords(
   ctx: Ctx,
   tx: Db,
   userId: string,
-  records: readonly (RrSeriesRecord | BloodPressureRecord)[],
+  records: readonly (SplitRrSeries | BloodPressureRecord)[],
   timeZone: string,
 ): Promise<SlowOutcome> {
   const out: SlowOutcome = {
@@ -189,7 +171,7 @@ export async function writeSlowRecords(
   if (records.length === 0) return out;
   const t0 = performance.now();
   const readings = records.filter((r): r is BloodPressureRecord => r.kind === "bp");
-  const series = records.filter((r): r is RrSeriesRecord => r.kind === "rr");
+  const series = records.filter((r): r is SplitRrSeries => r.kind === "rr");
   if (readings.length > 0) await writeReadings(ctx, tx, userId, readings, timeZone, out);
   if (series.length > 0) await writeSeries(ctx, tx, userId, series, timeZone, out);
   IMPORT_TIMINGS.slowMs += performance.now() - t0;

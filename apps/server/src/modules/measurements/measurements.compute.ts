@@ -7,6 +7,7 @@ import {
   computeBpIndices,
   computeScores,
   RR_ALGORITHM_VERSION,
+  type RrAnalysis,
   type SeriesMetrics,
 } from "@tonus/hrv";
 
@@ -143,8 +144,10 @@ export function computeMeasurement(input: {
   history: readonly BaselineEntry[];
   reading: BpInputReading | null;
   profile: Anthropometry;
+  /** `analyzeRr(rrMs, { breaks: rrBreaks })` when the caller computed it already (in another thread). */
+  analysis?: RrAnalysis;
 }): MeasurementResult | null {
-  const analysis = analyzeRr(input.rrMs, { breaks: input.rrBreaks ?? [] });
+  const analysis = input.analysis ?? analyzeRr(input.rrMs, { breaks: input.rrBreaks ?? [] });
   if (!analysis.raw) return null;
   const raw = seriesValues(analysis.raw);
   const corrected = analysis.corrected ? seriesValues(analysis.corrected) : null;

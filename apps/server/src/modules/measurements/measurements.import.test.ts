@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { MeasurementUpload } from "@tonus/contract";
+import { analyzeRr } from "@tonus/hrv";
 import { and, asc, eq } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
@@ -102,7 +103,7 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     };
   }
 
-  it("computes each measurement as the one-at-a-time path does, in two batches or one", async () => {
+  it("computes each measurement as the one-at-a-time path does, in two batches, analysed beforehand or not", async () => {
     const one = await createTestUser(app.ctx.database, { dateOfBirth: "1985-04-12", heightCm: 180 });
     const two = await createTestUser(app.ctx.database, { dateOfBirth: "1985-04-12", heightCm: 180 });
     const { uploads, readings } = plan();
@@ -114,8 +115,11 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     expect(created).toEqual([true, true, true]);
     // Out of time order and in two calls: each is computed with the earlier ones as its baseline.
     const shuffled = [...uploads.slice(0, 6)].reverse();
-    const first = await inTx((tx) => storeMeasurements(app.ctx, tx, two.userId, shuffled, now));
-    const second = await inTx((tx) => storeMeasurements(app.ctx, tx, two.userId, uploads.slice(6), now));
+    const first = await inTx((tx) => storeMeasurements(app.ctx, tx, two.userId, shuffled, { now }));
+    // The second with each series analysed beforehand, as an import's reader thread does.
+    const rest = uploads.slice(6);
+    const analyses = rest.map((u) => analyzeRr(u.rr_ms, { breaks: u.rr_breaks ?? [] }));
+    const second = await inTx((tx) => storeMeasurements(app.ctx, tx, two.userId, rest, { now, analyses }));
     expect([...first, ...second].every((o) => o.status === "created")).toBe(true);
 
     const a = await stored(one.userId);
@@ -131,7 +135,7 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     const { uploads } = plan();
     const now = new Date(Date.UTC(2026, 5, 1));
     const [first, second, third] = uploads as [MeasurementUpload, MeasurementUpload, MeasurementUpload];
-    await inTx((tx) => storeMeasurements(app.ctx, tx, user.userId, [first], now));
+    await inTx((tx) => storeMeasurements(app.ctx, tx, user.userId, [first], { now }));
     const outcomes = await inTx((tx) =>
       storeMeasurements(
         app.ctx,
@@ -147,7 +151,7 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
           third,
           third,
         ],
-        now,
+        { now },
       ),
     );
     expect(outcomes).toEqual([

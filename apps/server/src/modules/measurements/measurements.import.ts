@@ -4,7 +4,7 @@
 // write and one event insert for all of them.
 import type { MeasurementUpload } from "@tonus/contract";
 import { MEASUREMENT_LIMITS } from "@tonus/contract";
-import type { BaselineEntry } from "@tonus/hrv";
+import type { BaselineEntry, RrAnalysis } from "@tonus/hrv";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { findReadingsBetween } from "../bp/bp.service.ts";
@@ -99,8 +99,13 @@ export async function storeMeasurements(
   tx: Db,
   userId: string,
   uploads: readonly MeasurementUpload[],
-  now = new Date(),
+  options: {
+    now?: Date;
+    /** Each upload's `analyzeRr` result when the caller has it already (an import's reader thread). */
+    analyses?: readonly (RrAnalysis | undefined)[];
+  } = {},
 ): Promise<StoredOutcome[]> {
+  const now = options.now ?? new Date();
   const out: StoredOutcome[] = uploads.map(() => ({ status: "existing" }));
   const stored = new Map(
     (await findByClientIds(tx, userId, [...new Set(uploads.map((u) => u.client_id))])).map(
@@ -147,7 +152,9 @@ export async function storeMeasurements(
     if (i > 0 && i % 8 === 0) await new Promise<void>((resolve) => setImmediate(resolve));
     const t = f.startedAt.getTime();
     const reading = nearest(readings, t);
+    const analysis = options.analyses?.[f.index];
     const result = computeMeasurement({
+      ...(analysis ? { analysis } : {}),
       rrMs: f.upload.rr_ms,
       rrBreaks: f.upload.rr_breaks ?? [],
       startedAt: f.startedAt,
