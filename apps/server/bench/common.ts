@@ -1,22 +1,8 @@
-// What the benchmarks share: a fresh database of their own, and the load generator (bench/load.ts) as a
+// What the benchmarks share: the load generator (bench/load.ts) as a
 // process of its own, so the server under test keeps this process's event loop to itself.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import type { LoadJob, LoadResult } from "./load.ts";
-
-/** Drops and creates the database `<base>_<suffix>` next to `url`'s; answers its URL. */
-export async function freshDatabase(url: string, suffix: string): Promise<string> {
-  const base = new URL(url);
-  const name = `${base.pathname.slice(1) || "tonus"}_${suffix}`;
-  const pg = await import("pg");
-  const admin = new pg.default.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  return base.toString();
-}
 
 export function runLoad(job: LoadJob): Promise<LoadResult> {
   const child = spawn(process.execPath, [path.join(import.meta.dirname, "load.ts")], {

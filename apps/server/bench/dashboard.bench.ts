@@ -13,13 +13,14 @@ import {
   type DashboardValue,
   recordValues,
 } from "../src/modules/dashboard-values/dashboard-values.service.ts";
-import { describeLoad, freshDatabase, runLoad } from "./common.ts";
+import { recreateDatabase } from "../src/test/recreate-database.ts";
+import { describeLoad, runLoad } from "./common.ts";
 
 const SECRET = "bench-secret-key-with-more-than-32-characters!";
 const HR_DAYS = Number(process.env.BENCH_HR_DAYS ?? 365);
 const base = new URL(process.env.BENCH_DATABASE_URL ?? "postgres://root@127.0.0.1:5432/postgres");
 
-const url = await freshDatabase(base.toString(), "bench_dashboard");
+const url = await recreateDatabase(base.toString(), "bench_dashboard");
 const database = await openDatabase({ url });
 
 const [user] = await database.db

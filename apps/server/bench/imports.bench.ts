@@ -24,7 +24,7 @@ import { loadConfig } from "../src/lib/config.ts";
 import { createSession } from "../src/lib/sessions.ts";
 import { HEAD_BYTES, newStoredName } from "../src/modules/imports/imports.files.ts";
 import { IMPORT_TIMINGS } from "../src/modules/imports/imports.writer.ts";
-import { freshDatabase } from "./common.ts";
+import { recreateDatabase } from "../src/test/recreate-database.ts";
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_IMPORT_MB ?? 20);
@@ -65,7 +65,7 @@ async function timedGet(app: App, url: string, cookie: string): Promise<{ ms: nu
 
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-imports-"));
-  const databaseUrl = POSTGRES ? await freshDatabase(POSTGRES, "bench_imports") : undefined;
+  const databaseUrl = POSTGRES ? await recreateDatabase(POSTGRES, "bench_imports") : undefined;
   try {
     // The export is written to the uploads folder first, as an upload would be (streamed, never in memory).
     const filesDir = path.join(dir, "files");

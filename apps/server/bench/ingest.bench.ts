@@ -17,7 +17,8 @@ import { API_TOKEN_PREFIX } from "../src/lib/auth.ts";
 import { loadConfig } from "../src/lib/config.ts";
 import { randomToken, sha256 } from "../src/lib/crypto.ts";
 import { insertApiToken } from "../src/modules/auth/auth.repo.ts";
-import { describeLoad, freshDatabase, runLoad } from "./common.ts";
+import { recreateDatabase } from "../src/test/recreate-database.ts";
+import { describeLoad, runLoad } from "./common.ts";
 
 const SECONDS = Number(process.env.BENCH_INGEST_SECONDS ?? 60);
 const CONNECTIONS = 50;
@@ -29,7 +30,7 @@ const baseUrl =
   "postgres://root@127.0.0.1:5432/postgres";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-ingest-"));
-const databaseUrl = pglite ? undefined : await freshDatabase(baseUrl, "bench_ingest");
+const databaseUrl = pglite ? undefined : await recreateDatabase(baseUrl, "bench_ingest");
 const database = await openDatabase(
   databaseUrl ? { url: databaseUrl } : { pgliteDir: path.join(dir, "pgdata") },
 );

@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { API } from "@tonus/contract";
+import { recreateDatabase } from "./recreate-database.ts";
 
 /**
  * The real server as a child process for crash tests (RELIABILITY F1, F9): started on a data directory
@@ -36,16 +37,10 @@ export function cleanUpServers(): void {
  */
 export async function freshPostgres(backend: string, suffix: string): Promise<string | undefined> {
   if (backend !== "postgres") return undefined;
-  const base = new URL(process.env.TEST_DATABASE_URL ?? "");
-  const name = `${base.pathname.slice(1) || "tonus"}_${suffix}_w${process.env.VITEST_POOL_ID ?? "0"}`;
-  const pg = await import("pg");
-  const admin = new pg.default.Client({ connectionString: base.toString() });
-  await admin.connect();
-  await admin.query(`drop database if exists "${name}" with (force)`);
-  await admin.query(`create database "${name}"`);
-  await admin.end();
-  base.pathname = `/${name}`;
-  return base.toString();
+  return recreateDatabase(
+    process.env.TEST_DATABASE_URL ?? "",
+    `${suffix}_w${process.env.VITEST_POOL_ID ?? "0"}`,
+  );
 }
 
 /** Starts `main.ts` on a free port; `url` resolves once it listens. */

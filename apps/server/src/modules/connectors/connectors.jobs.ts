@@ -52,9 +52,9 @@ export function defineConnectorJobs(ctx: Pick<AppContext, "services">, deps: () 
     async (data) => {
       // Every sync is asked for by leaving the row queued, waiting or running; an idle row means a run
       // ended since this job was queued (a retried job beside the scheduler's after a restart).
-      const { db } = deps().ctx.database;
-      if ((await findConnectionById(db, data.connectionId))?.syncState === "idle") return;
-      await syncConnection(deps(), data.connectionId);
+      const d = deps();
+      if ((await findConnectionById(d.ctx.database.db, data.connectionId))?.syncState === "idle") return;
+      await syncConnection(d, data.connectionId);
     },
     // Provider failures are handled inside (backoff, Retry-After); a retry here is for the database.
     { retryLimit: 3, retryDelay: 30, retryBackoff: true, expireInSeconds: 3600 },

@@ -1,5 +1,4 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import {
   API,
@@ -11,13 +10,11 @@ import {
 } from "@tonus/contract";
 import { chunksOf, collect, importFit } from "@tonus/importers";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { startTrap } from "../../../../../packages/importers/test/trap-listener.ts";
-import type { App } from "../../app.ts";
 import { dashboardValues, imports } from "../../db/schema.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
-import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
-import { buildTestApp } from "../../test/harness.ts";
+import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { peakRssGrowth } from "../../test/memory.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { sweepImports } from "./imports.service.ts";
@@ -30,41 +27,32 @@ import {
   xmlBomb,
   zipBomb,
 } from "./test/fixtures.ts";
-import { eventually, multipartBody, upload, waitForImport } from "./test/import-client.ts";
+import { eventually, importSuite, multipartBody, upload, waitForImport } from "./test/import-client.ts";
 
 const HEAVY = Boolean(process.env.TONUS_HEAVY);
 const GENERIC_CSV = "time,heart rate,weight (kg)\n2024-01-02 08:00,61,70.5\n2024-01-03 08:00,63,70.2\n";
 
 describe.each(BACKENDS)("file imports on %s", (backend) => {
-  let app: App;
-  let filesDir: string;
+  const suite = importSuite(backend, "api");
   let user: TestUser;
-  const importsDir = () => path.join(filesDir, "imports");
+  const importsDir = () => path.join(suite.filesDir, "imports");
   const storedFiles = () => (fs.existsSync(importsDir()) ? fs.readdirSync(importsDir()) : []);
 
-  beforeAll(async () => {
-    filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-imports-api-"));
-    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
-  });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(filesDir, { recursive: true, force: true });
-  });
   beforeEach(async () => {
-    await resetDatabase(app.ctx.database);
+    await resetDatabase(suite.app.ctx.database);
     for (const f of storedFiles()) fs.rmSync(path.join(importsDir(), f));
-    user = await createTestUser(app.ctx.database);
+    user = await createTestUser(suite.app.ctx.database);
   });
 
   async function importDone(source: string, name: string, data: Uint8Array, fields = {}): Promise<Import> {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const res = await upload(client, source, name, data, fields);
     expect(res.statusCode, res.body).toBe(201);
     return waitForImport(client, (res.json() as Import).id, 120_000);
   }
 
   const valueCount = async (userId = user.userId) =>
-    (await app.ctx.database.db.select().from(dashboardValues).where(eq(dashboardValues.userId, userId)))
+    (await suite.app.ctx.database.db.select().from(dashboardValues).where(eq(dashboardValues.userId, userId)))
       .length;
 
   it("imports an Apple Health export.zip: samples, RR measurements, readings, workouts, and nothing twice", async () => {
@@ -81,7 +69,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       fatal: null,
     });
     expect(done.progress).toMatchObject({ bytes_read: data.length, bytes_total: data.length });
-    const client = user.client(app);
+    const client = user.client(suite.app);
     expect(((await client.get(API.measurements)).json() as MeasurementList).count).toBe(counts.rr);
     expect(((await client.get(API.bpReadings)).json() as BpReadingList).count).toBe(counts.bp);
     const stored = await valueCount();
@@ -98,7 +86,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(done.kind).toBe("apple_health_xml");
     expect(done.report?.imported).toBe(counts.samples + counts.rr + counts.bp + counts.workouts);
     const list = (
-      await user.client(app).get(`${IMPORTS_API.imports}?source=apple-health`)
+      await user.client(suite.app).get(`${IMPORTS_API.imports}?source=apple-health`)
     ).json() as ImportList;
     expect(list.results.map((i) => i.id)).toEqual([done.id]);
   }, 120_000);
@@ -111,7 +99,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       expect(done.status).toBe("done");
       expect(done.report?.imported).toBe(1);
       expect(done.report?.warnings.map((w) => w.reason)).toContain("xml_entity_declared");
-      const [value] = await app.ctx.database.db
+      const [value] = await suite.app.ctx.database.db
         .select()
         .from(dashboardValues)
         .where(eq(dashboardValues.userId, user.userId));
@@ -123,7 +111,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
   });
 
   it("refuses a zip with a ../ path or an honest bomb from its directory, and keeps no file", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const traversal = buildZip([{ name: "../evil/export.xml", data: utf8("<HealthData/>") }]);
     const res = await upload(client, "apple-health", "export.zip", traversal);
     expect(res.statusCode).toBe(400);
@@ -132,7 +120,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(bomb.statusCode).toBe(400);
     expect(bomb.json()).toMatchObject({ code: "import_rejected", reason: "zip_ratio_exceeded" });
     expect(storedFiles()).toEqual([]);
-    expect(await app.ctx.database.db.select().from(imports)).toHaveLength(0);
+    expect(await suite.app.ctx.database.db.select().from(imports)).toHaveLength(0);
   });
 
   it.each([
@@ -153,7 +141,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       "zip_invalid",
     ],
   ] as const)("refuses a zip with %s from its directory (U4)", async (_label, entries, reason) => {
-    const res = await upload(user.client(app), "garmin-connect", "export.zip", buildZip([...entries]));
+    const res = await upload(user.client(suite.app), "garmin-connect", "export.zip", buildZip([...entries]));
     expect(res.statusCode, res.body).toBe(400);
     expect(res.json()).toMatchObject({ code: "import_rejected" });
     expect(String(res.json().reason)).toMatch(reason === "zip_invalid" ? /^zip_/ : new RegExp(`^${reason}$`));
@@ -166,7 +154,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       data: new Uint8Array(0),
       method: 0 as const,
     }));
-    const res = await upload(user.client(app), "garmin-connect", "many.zip", buildZip(many));
+    const res = await upload(user.client(suite.app), "garmin-connect", "many.zip", buildZip(many));
     expect(res.json()).toMatchObject({ code: "import_rejected", reason: "zip_too_many_entries" });
     const fitFile = fs.readFileSync(
       path.resolve(
@@ -247,7 +235,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
   });
 
   it("previews a generic CSV, imports it with the confirmed mapping, and refuses a mapping of absent columns", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const res = await upload(client, "csv-file", "my-data.csv", utf8(GENERIC_CSV));
     expect(res.statusCode, res.body).toBe(201);
     const waiting = res.json() as Import;
@@ -280,13 +268,13 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       recorded_at: "2024-05-01T07:30:00+03:00",
     });
     expect(done.report?.measurements).toBe(1);
-    const list = (await user.client(app).get(API.measurements)).json() as MeasurementList;
+    const list = (await user.client(suite.app).get(API.measurements)).json() as MeasurementList;
     expect(list.results[0]?.started_at).toBe("2024-05-01T04:30:00.000Z");
     expect(list.results[0]?.source).toBe("file");
   });
 
   it("refuses unknown, empty and malformed uploads with a 4xx and keeps nothing", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const unknown = await upload(client, "csv-file", "notes.bin", utf8("just some words"));
     expect(unknown.json()).toMatchObject({ code: "import_rejected", reason: "unknown_format" });
     const empty = await upload(client, "csv-file", "empty.csv", new Uint8Array(0));
@@ -306,11 +294,11 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     });
     expect(badZone.statusCode).toBe(400);
     expect(storedFiles()).toEqual([]);
-    expect(await app.ctx.database.db.select().from(imports)).toHaveLength(0);
+    expect(await suite.app.ctx.database.db.select().from(imports)).toHaveLength(0);
   });
 
   it("allows two unfinished imports at once and refuses files over the size limit (U9)", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const first = await upload(client, "csv-file", "a.csv", utf8(GENERIC_CSV));
     const second = await upload(client, "csv-file", "b.csv", utf8(GENERIC_CSV));
     expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
@@ -321,8 +309,8 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect((cancelled.json() as Import).status).toBe("cancelled");
     expect((await upload(client, "csv-file", "c.csv", utf8(GENERIC_CSV))).statusCode).toBe(201);
 
-    const limit = app.ctx.config.IMPORT_MAX_FILE_MB;
-    app.ctx.config.IMPORT_MAX_FILE_MB = 1;
+    const limit = suite.app.ctx.config.IMPORT_MAX_FILE_MB;
+    suite.app.ctx.config.IMPORT_MAX_FILE_MB = 1;
     try {
       await client.post(IMPORTS_API.cancel.replace(":id", (second.json() as Import).id));
       const big = utf8(`date,steps\n${"2024-01-01,1\n".repeat(120_000)}`);
@@ -330,13 +318,13 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       expect(res.statusCode).toBe(413);
       expect(res.json()).toMatchObject({ code: "file_too_large" });
     } finally {
-      app.ctx.config.IMPORT_MAX_FILE_MB = limit;
+      suite.app.ctx.config.IMPORT_MAX_FILE_MB = limit;
     }
     expect(storedFiles()).toHaveLength(1);
   });
 
   it("refuses an upload under an entry with no export file, in English and Russian, storing nothing", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     for (const source of ["health-connect", "apple-watch", "wahoo-tickr"]) {
       const res = await upload(client, source, "export.xml", (await appleHealthXml(20_000)).data);
       expect(res.statusCode, source).toBe(400);
@@ -372,7 +360,7 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
   });
 
   it("stops a running import when asked, keeping what it had written", async () => {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     // Large enough for many batches: the cancel, asked as soon as the run starts, lands before the last.
     const { data, counts } = await appleHealthXml(20_000_000);
     const res = await upload(client, "apple-health", "export.xml", data);
@@ -394,10 +382,10 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
   }, 180_000);
 
   it("shows, maps and cancels only the owner's imports (A1)", async () => {
-    const other = await createTestUser(app.ctx.database);
-    const res = await upload(user.client(app), "csv-file", "mine.csv", utf8(GENERIC_CSV));
+    const other = await createTestUser(suite.app.ctx.database);
+    const res = await upload(user.client(suite.app), "csv-file", "mine.csv", utf8(GENERIC_CSV));
     const mine = res.json() as Import;
-    const stranger = other.client(app);
+    const stranger = other.client(suite.app);
     for (const url of [
       IMPORTS_API.import.replace(":id", mine.id),
       IMPORTS_API.import.replace(":id", "nope"),
@@ -409,30 +397,30 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     const mapped = await stranger.post(IMPORTS_API.mapping.replace(":id", mine.id), mine.preview?.suggested);
     expect(mapped.statusCode).toBe(404);
     expect(((await stranger.get(IMPORTS_API.imports)).json() as ImportList).results).toEqual([]);
-    const row = await app.ctx.database.db.select().from(imports).where(eq(imports.id, mine.id));
+    const row = await suite.app.ctx.database.db.select().from(imports).where(eq(imports.id, mine.id));
     expect(row[0]).toMatchObject({ status: "needs_mapping", cancelRequested: false });
   });
 
   it("cancels mappings left for a day and removes files no import refers to (hourly sweep)", async () => {
-    const res = await upload(user.client(app), "csv-file", "forgotten.csv", utf8(GENERIC_CSV));
+    const res = await upload(user.client(suite.app), "csv-file", "forgotten.csv", utf8(GENERIC_CSV));
     const waiting = res.json() as Import;
     const orphan = path.join(importsDir(), `${"ab".repeat(16)}.upload`);
     fs.writeFileSync(orphan, "left by a crashed upload");
     const old = new Date(Date.now() - 2 * 24 * 3600_000);
     fs.utimesSync(orphan, old, old);
-    await app.ctx.database.db.update(imports).set({ createdAt: old }).where(eq(imports.id, waiting.id));
-    await sweepImports(app.ctx, { name: "imports.run", send: async () => null });
-    const [row] = await app.ctx.database.db.select().from(imports).where(eq(imports.id, waiting.id));
+    await suite.app.ctx.database.db.update(imports).set({ createdAt: old }).where(eq(imports.id, waiting.id));
+    await sweepImports(suite.app.ctx, { name: "imports.run", send: async () => null });
+    const [row] = await suite.app.ctx.database.db.select().from(imports).where(eq(imports.id, waiting.id));
     expect(row?.status).toBe("cancelled");
     expect(storedFiles()).toEqual([]);
   });
 
   it("removes the person's import files and rows when the account is deleted", async () => {
-    await upload(user.client(app), "csv-file", "kept.csv", utf8(GENERIC_CSV));
+    await upload(user.client(suite.app), "csv-file", "kept.csv", utf8(GENERIC_CSV));
     expect(storedFiles()).toHaveLength(1);
-    await deleteUserData(registryEnv(app.ctx), user.userId);
+    await deleteUserData(registryEnv(suite.app.ctx), user.userId);
     expect(storedFiles()).toEqual([]);
-    const left = await app.ctx.database.db
+    const left = await suite.app.ctx.database.db
       .select()
       .from(imports)
       .where(and(eq(imports.userId, user.userId)));

@@ -1,19 +1,14 @@
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { API, type ChartData } from "@tonus/contract";
 import { and, eq } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { App } from "../../app.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { dashboardValues } from "../../db/schema.ts";
-import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
-import { buildTestApp } from "../../test/harness.ts";
+import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import type { ProviderApi, StreamContext } from "../connectors/connectors.types.ts";
 import { oura } from "../connectors/providers/oura.ts";
 import { recordValues } from "../dashboard-values/dashboard-values.service.ts";
 import { utf8 } from "./test/fixtures.ts";
-import { upload, waitForImport } from "./test/import-client.ts";
+import { importSuite, upload, waitForImport } from "./test/import-client.ts";
 
 /**
  * The same reading through two routes counts once on the dashboard: a vendor's export file and its
@@ -53,24 +48,15 @@ function answering(body: unknown): ProviderApi {
 }
 
 describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
-  let app: App;
-  let filesDir: string;
+  const suite = importSuite(backend, "dedup");
   let user: TestUser;
-  beforeAll(async () => {
-    filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-imports-dedup-"));
-    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
-  });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(filesDir, { recursive: true, force: true });
-  });
   beforeEach(async () => {
-    await resetDatabase(app.ctx.database);
-    user = await createTestUser(app.ctx.database, { isCustomerOverride: true, timezone: "UTC" });
+    await resetDatabase(suite.app.ctx.database);
+    user = await createTestUser(suite.app.ctx.database, { isCustomerOverride: true, timezone: "UTC" });
   });
 
   async function importFile(source: string, name: string, data: Uint8Array) {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const res = await upload(client, source, name, data, { time_zone: "UTC" });
     expect(res.statusCode, res.body).toBe(201);
     const done = await waitForImport(client, res.json().id, 60_000);
@@ -79,7 +65,7 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
   }
 
   async function dayValues(item: string, from: string, to: string) {
-    const data = (await user.client(app).get(chart(item, from, to))).json() as ChartData;
+    const data = (await user.client(suite.app).get(chart(item, from, to))).json() as ChartData;
     return Object.fromEntries((data.series[0]?.points ?? []).map((p) => [p.t, p.value]));
   }
 
@@ -109,7 +95,7 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
       externalUserId: null,
     } as StreamContext;
     const page = await stream?.fetchPage(ctx, null);
-    await app.ctx.database.db.transaction((tx) =>
+    await suite.app.ctx.database.db.transaction((tx) =>
       recordValues(
         tx as never,
         user.userId,
@@ -120,7 +106,7 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
         ),
       ),
     );
-    const steps = await app.ctx.database.db
+    const steps = await suite.app.ctx.database.db
       .select()
       .from(dashboardValues)
       .where(and(eq(dashboardValues.userId, user.userId), eq(dashboardValues.metric, "steps")));
@@ -135,7 +121,7 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
   it("shows the Watch's steps where the Watch and the iPhone both counted, the iPhone's where alone", async () => {
     const done = await importFile("apple-health", "export.xml", twoDevicesExport());
     expect(done.report?.imported).toBe(5);
-    const sources = await app.ctx.database.db
+    const sources = await suite.app.ctx.database.db
       .selectDistinct({ source: dashboardValues.source })
       .from(dashboardValues)
       .where(eq(dashboardValues.userId, user.userId));

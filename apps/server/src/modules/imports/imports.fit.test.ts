@@ -1,16 +1,13 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { API, type Import, type MeasurementDetail, type MeasurementList } from "@tonus/contract";
 import { chunksOf, collect, FIT_MESSAGE, FitDecoder, importFit, type SampleRecord } from "@tonus/importers";
 import { and, eq, notInArray } from "drizzle-orm";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import type { App } from "../../app.ts";
+import { beforeEach, describe, expect, it } from "vitest";
 import { dashboardValues } from "../../db/schema.ts";
-import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
-import { buildTestApp } from "../../test/harness.ts";
+import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
-import { eventually, upload, waitForImport } from "./test/import-client.ts";
+import { eventually, importSuite, upload, waitForImport } from "./test/import-client.ts";
 
 // Every file of the fit-samples set (real device files from python-fitparse, MIT), kept with their
 // licence in packages/importers/test/fixtures/fit; the counts are those of the set's README.
@@ -34,24 +31,15 @@ async function distinctSamples(name: string, metric: string): Promise<number> {
 }
 
 describe.each(BACKENDS)("FIT files imported through the server on %s", (backend) => {
-  let app: App;
-  let filesDir: string;
+  const suite = importSuite(backend, "fit");
   let user: TestUser;
-  beforeAll(async () => {
-    filesDir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-imports-fit-"));
-    app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: filesDir });
-  });
-  afterAll(async () => {
-    await app.close();
-    fs.rmSync(filesDir, { recursive: true, force: true });
-  });
   beforeEach(async () => {
-    await resetDatabase(app.ctx.database);
-    user = await createTestUser(app.ctx.database);
+    await resetDatabase(suite.app.ctx.database);
+    user = await createTestUser(suite.app.ctx.database);
   });
 
   async function importFile(name: string, source = "garmin-connect"): Promise<Import> {
-    const client = user.client(app);
+    const client = user.client(suite.app);
     const res = await upload(client, source, name, fit(name));
     expect(res.statusCode, res.body).toBe(201);
     return waitForImport(client, (res.json() as Import).id);
@@ -59,7 +47,7 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
 
   /** The file's own values of `metric` (not those of the measurement it made). */
   async function values(metric: string) {
-    return app.ctx.database.db
+    return suite.app.ctx.database.db
       .select()
       .from(dashboardValues)
       .where(
@@ -78,7 +66,7 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
     ["developer-types-sample.fit", "fit"],
   ])("stores %s under its maker's brand (%s) from the file id", async (name, brand) => {
     expect((await importFile(name)).status).toBe("done");
-    const sources = await app.ctx.database.db
+    const sources = await suite.app.ctx.database.db
       .selectDistinct({ source: dashboardValues.source })
       .from(dashboardValues)
       .where(
@@ -101,7 +89,7 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
       expect(done.status, JSON.stringify(done.report)).toBe("done");
       expect(done.report?.fatal).toBeNull();
       expect(done.report?.measurements).toBe(1);
-      const client = user.client(app);
+      const client = user.client(suite.app);
       const [m] = ((await client.get(API.measurements)).json() as MeasurementList).results;
       const detail = (
         await client.get(API.measurement.replace(":id", m?.id ?? ""))
@@ -113,7 +101,9 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
       expect(detail.source).toBe("watch");
       expect(await values("heart_rate")).toHaveLength(hr);
       // The upload is gone once the import has ended.
-      expect(await eventually(() => fs.readdirSync(path.join(filesDir, "imports")).length === 0)).toBe(true);
+      expect(await eventually(() => fs.readdirSync(path.join(suite.filesDir, "imports")).length === 0)).toBe(
+        true,
+      );
     },
   );
 
@@ -172,14 +162,14 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
 
   it("adds nothing when the same file is imported again, and says the values were already there", async () => {
     const first = await importFile("garmin-fenix-5-run.fit");
-    const rows = (await app.ctx.database.db.select().from(dashboardValues)).length;
+    const rows = (await suite.app.ctx.database.db.select().from(dashboardValues)).length;
     const again = await importFile("garmin-fenix-5-run.fit", "garmin-fenix");
     expect(again.status).toBe("done");
     expect(again.report?.imported).toBe(0);
     expect(again.report?.duplicates).toBe((first.report?.imported ?? 0) + (first.report?.duplicates ?? 0));
     expect(again.report?.measurements).toBe(0);
-    expect((await app.ctx.database.db.select().from(dashboardValues)).length).toBe(rows);
-    const list = (await user.client(app).get(API.measurements)).json() as MeasurementList;
+    expect((await suite.app.ctx.database.db.select().from(dashboardValues)).length).toBe(rows);
+    const list = (await user.client(suite.app).get(API.measurements)).json() as MeasurementList;
     expect(list.results).toHaveLength(1);
   });
 });

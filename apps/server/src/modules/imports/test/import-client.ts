@@ -1,6 +1,29 @@
 import { randomBytes } from "node:crypto";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { IMPORTS_API, type Import } from "@tonus/contract";
-import type { TestClient } from "../../../test/harness.ts";
+import { afterAll, beforeAll } from "vitest";
+import type { App } from "../../../app.ts";
+import { type Backend, getTestDatabase } from "../../../test/databases.ts";
+import { buildTestApp, type TestClient } from "../../../test/harness.ts";
+
+/**
+ * The app an import suite talks to, with an uploads folder of its own: built before the suite's tests,
+ * closed and its folder removed after them. Read `app` and `filesDir` inside tests and hooks.
+ */
+export function importSuite(backend: Backend, name: string): { app: App; filesDir: string } {
+  const suite = { app: undefined as unknown as App, filesDir: "" };
+  beforeAll(async () => {
+    suite.filesDir = fs.mkdtempSync(path.join(os.tmpdir(), `tonus-imports-${name}-`));
+    suite.app = await buildTestApp(await getTestDatabase(backend), { FILES_DIR: suite.filesDir });
+  });
+  afterAll(async () => {
+    await suite.app?.close();
+    fs.rmSync(suite.filesDir, { recursive: true, force: true });
+  });
+  return suite;
+}
 
 /** A multipart/form-data body with `fields` and one file (as a browser's FormData would send it). */
 export function multipartBody(
