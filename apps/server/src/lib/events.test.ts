@@ -24,24 +24,28 @@ function subscribersModule(
   calls: Map<string, number>,
   failFirstOf: Set<string> = new Set(),
   failWhile: Set<string> = new Set(),
+  batchSizes: Map<string, number[]> = new Map(),
 ) {
   return (_app: FastifyInstance, ctx: AppContext) => {
     for (const name of ["test.first", "test.second"]) {
       ctx.services.events.subscribe({
         name,
         types: ["test.thing_happened"],
-        handle: async (tx: Db, event: DomainEvent) => {
-          const key = `${name}:${event.id}`;
-          calls.set(key, (calls.get(key) ?? 0) + 1);
-          await tx
-            .insert(mailOutbox)
-            .values({ to: "effects@example.test", subject: key, text: JSON.stringify(event.payload) });
-          const failKey = `${name}:n=${String(event.payload.n)}`;
-          if (failFirstOf.has(failKey)) {
-            failFirstOf.delete(failKey);
-            throw new Error("simulated crash after the effect was written");
+        handle: async (tx: Db, events: readonly DomainEvent[]) => {
+          batchSizes.set(name, [...(batchSizes.get(name) ?? []), events.length]);
+          for (const event of events) {
+            const key = `${name}:${event.id}`;
+            calls.set(key, (calls.get(key) ?? 0) + 1);
+            await tx
+              .insert(mailOutbox)
+              .values({ to: "effects@example.test", subject: key, text: JSON.stringify(event.payload) });
+            const failKey = `${name}:n=${String(event.payload.n)}`;
+            if (failFirstOf.has(failKey)) {
+              failFirstOf.delete(failKey);
+              throw new Error("simulated crash after the effect was written");
+            }
+            if (failWhile.has(failKey)) throw new Error("simulated failure until the test lifts it");
           }
-          if (failWhile.has(failKey)) throw new Error("simulated failure until the test lifts it");
         },
       });
     }
@@ -85,13 +89,18 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
 
   async function start(
     calls: Map<string, number>,
-    opts: { workJobs?: boolean; failFirstOf?: Set<string>; failWhile?: Set<string> } = {},
+    opts: {
+      workJobs?: boolean;
+      failFirstOf?: Set<string>;
+      failWhile?: Set<string>;
+      batchSizes?: Map<string, number[]>;
+    } = {},
   ) {
     const app = await buildTestApp(
       database,
       {},
       {
-        modules: [subscribersModule(calls, opts.failFirstOf, opts.failWhile)],
+        modules: [subscribersModule(calls, opts.failFirstOf, opts.failWhile, opts.batchSizes)],
         workJobs: opts.workJobs,
       },
     );
@@ -147,7 +156,8 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
   it("delivers a burst of events in order, stops at a failing one for that subscriber only, and resumes after it", async () => {
     const calls = new Map<string, number>();
     const failWhile = new Set(["test.second:n=25"]);
-    const app = await start(calls, { workJobs: false, failWhile });
+    const batchSizes = new Map<string, number[]>();
+    const app = await start(calls, { workJobs: false, failWhile, batchSizes });
     await app.ctx.database.db.transaction((tx) =>
       app.ctx.services.events.emitEvents(
         tx as unknown as Db,
@@ -158,6 +168,9 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
       .map((e) => e.id)
       .sort((a, b) => a - b);
     await expect(app.ctx.services.events.dispatchPending()).rejects.toThrow(/1 subscriber/);
+    // All 60 in one transaction for the first; the second's batch failed, then one at a time up to the failure.
+    expect(batchSizes.get("test.first")).toEqual([60]);
+    expect(batchSizes.get("test.second")).toEqual([60, ...Array(26).fill(1)]);
     const firstPass = await effects(database);
     expect(firstPass.filter((s) => s.startsWith("test.first:"))).toHaveLength(60);
     // The second subscriber got every event before the failing one and none after it.

@@ -10,17 +10,22 @@ export type NewDomainEvent = { type: string; userId: string | null; payload: Rec
 export type DomainEvent = NewDomainEvent & { id: number; createdAt: Date };
 
 /**
- * A subscriber handles an event inside the transaction that records its delivery: what it writes
+ * A subscriber handles events inside the transaction that records their delivery: what it writes
  * through `tx` commits together with "delivered", so it takes effect exactly once. It must use `tx`, not
  * the app's `db` (on PGlite a second connection does not exist and would wait forever). Side effects
- * outside the database (an HTTP call) can repeat when the transaction fails after them — several events
- * share one, so another event's failure counts too: make them idempotent.
+ * outside the database (an HTTP call) can repeat when the transaction fails after them: make them
+ * idempotent.
  */
 export type Subscriber = {
   /** Stable name: the delivery ledger is keyed by it, so renaming it redelivers everything. */
   name: string;
   types: readonly string[];
-  handle: (tx: Db, event: DomainEvent) => Promise<void>;
+  /**
+   * Handles events in their order: up to a hundred at once (an import announces thousands; a
+   * transaction and a few statements per batch instead of per event), one at a time after a batch
+   * failed, to find the event that fails.
+   */
+  handle: (tx: Db, events: readonly DomainEvent[]) => Promise<void>;
 };
 
 /**
@@ -46,11 +51,6 @@ export const OUTBOX_RETENTION_DAYS = 30;
 
 const DISPATCH_JOB = "events.dispatch";
 const BATCH = 100;
-/**
- * How long one delivery transaction may take in events handled: long enough that its commit is a small
- * share, short enough not to hold up requests (on PGlite a transaction has the database to itself).
- */
-const CHUNK_MS = 20;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
@@ -89,64 +89,46 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
           createdAt: row.createdAt,
         }),
       );
-      let next = 0;
-      while (next < events.length) {
-        const handled = await deliverChunk(subscriber, events.slice(next));
-        if (handled > 0) next += handled;
-        else if (await deliverOneByOne(subscriber, events.slice(next))) next = events.length;
-        else return false;
-      }
+      if (!(await deliverIn(subscriber, events)) && !(await deliverOneByOne(subscriber, events)))
+        return false;
     }
   }
 
-  /** Claims the event's ledger row and hands it to the subscriber in `tx`; a claimed one is skipped. */
-  async function deliverIn(tx: Db, subscriber: Subscriber, event: DomainEvent): Promise<void> {
-    // The ledger row first: a concurrent dispatcher on the same event waits here, then skips it.
-    const claimed = await tx
-      .insert(outboxDeliveries)
-      .values({ eventId: event.id, subscriber: subscriber.name })
-      .onConflictDoNothing()
-      .returning({ eventId: outboxDeliveries.eventId });
-    if (claimed.length > 0) await subscriber.handle(tx, event);
-  }
-
   /**
-   * Delivers the first events of `events` in one transaction, for up to CHUNK_MS (at least one event):
-   * a commit per event cost more than most deliveries (an import announces thousands at once). Answers
-   * how many were delivered; 0 when one failed and the chunk rolled back.
+   * Claims the events' ledger rows and hands the subscriber those it claimed, in one transaction;
+   * answers false when that failed (and rolled back). A concurrent dispatcher on the same events waits
+   * at the ledger insert, then skips them.
    */
-  async function deliverChunk(subscriber: Subscriber, events: readonly DomainEvent[]): Promise<number> {
+  async function deliverIn(subscriber: Subscriber, events: readonly DomainEvent[]): Promise<boolean> {
     try {
-      return await db.transaction(async (t) => {
+      await db.transaction(async (t) => {
         const tx = t as unknown as Db;
-        const started = performance.now();
-        let handled = 0;
-        for (const event of events) {
-          if (handled > 0 && performance.now() - started > CHUNK_MS) break;
-          await deliverIn(tx, subscriber, event);
-          handled++;
-        }
-        return handled;
+        const claimed = await tx
+          .insert(outboxDeliveries)
+          .values(events.map((e) => ({ eventId: e.id, subscriber: subscriber.name })))
+          .onConflictDoNothing()
+          .returning({ eventId: outboxDeliveries.eventId });
+        const ids = new Set(claimed.map((c) => c.eventId));
+        const mine = events.filter((e) => ids.has(e.id));
+        if (mine.length > 0) await subscriber.handle(tx, mine);
       });
-    } catch {
-      return 0;
+      return true;
+    } catch (err) {
+      if (events.length === 1) {
+        // Keep this subscriber's order: stop at the failed event; the job retries later.
+        const [event] = events as [DomainEvent];
+        log.warn(
+          { err, subscriber: subscriber.name, eventId: event.id, type: event.type },
+          "event delivery failed",
+        );
+      }
+      return false;
     }
   }
 
   /** Delivers each event in a transaction of its own, stopping at the first that fails (kept for a retry). */
   async function deliverOneByOne(subscriber: Subscriber, events: readonly DomainEvent[]): Promise<boolean> {
-    for (const event of events) {
-      try {
-        await db.transaction(async (tx) => deliverIn(tx as unknown as Db, subscriber, event));
-      } catch (err) {
-        // Keep this subscriber's order: stop at the failed event; the job retries later.
-        log.warn(
-          { err, subscriber: subscriber.name, eventId: event.id, type: event.type },
-          "event delivery failed",
-        );
-        return false;
-      }
-    }
+    for (const event of events) if (!(await deliverIn(subscriber, [event]))) return false;
     return true;
   }
 

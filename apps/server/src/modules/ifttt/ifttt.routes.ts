@@ -6,7 +6,7 @@ import {
   IftttFieldValidateRequestSchema,
   IftttTriggerRequestSchema,
 } from "@tonus/contract";
-import { and, eq } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
 import type { z } from "zod";
 import type { Db } from "../../db/client.ts";
@@ -25,7 +25,7 @@ import {
   IFTTT_EVENT_TYPES,
   isTimeZone,
   pollTrigger,
-  recordIftttEvent,
+  recordIftttEvents,
   seedFixtureEvents,
   TRIGGERS,
 } from "./ifttt.triggers.ts";
@@ -93,18 +93,20 @@ export async function registerIftttRoutes(app: FastifyInstance, ctx: AppContext)
   ctx.services.events.subscribe({
     name: "ifttt.events",
     types: Object.values(IFTTT_EVENT_TYPES),
-    handle: async (tx, event) => {
-      const added = await recordIftttEvent(tx, event);
-      if (!added || !event.userId || !ctx.config.IFTTT_REALTIME_URL || !ctx.config.IFTTT_SERVICE_KEY) return;
-      const [connected] = await tx
-        .select({ id: oauthGrants.id })
+    handle: async (tx, events) => {
+      const added = await recordIftttEvents(tx, events);
+      if (added.size === 0 || !ctx.config.IFTTT_REALTIME_URL || !ctx.config.IFTTT_SERVICE_KEY) return;
+      const connected = await tx
+        .selectDistinct({ userId: oauthGrants.userId })
         .from(oauthGrants)
         .where(
-          and(eq(oauthGrants.userId, event.userId), eq(oauthGrants.clientId, ctx.config.IFTTT_CLIENT_ID)),
-        )
-        .limit(1);
-      if (!connected) return;
-      await noteRealtimeNotice(tx, [event.userId]);
+          and(inArray(oauthGrants.userId, [...added]), eq(oauthGrants.clientId, ctx.config.IFTTT_CLIENT_ID)),
+        );
+      if (connected.length === 0) return;
+      await noteRealtimeNotice(
+        tx,
+        connected.map((c) => c.userId),
+      );
       await realtime.send({}, { tx, singletonKey: REALTIME_JOB });
     },
   });

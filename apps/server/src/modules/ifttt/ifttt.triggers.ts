@@ -63,62 +63,97 @@ export function measurementEventData(result: unknown): Record<string, number> {
 }
 
 /**
- * Keeps the IFTTT copy of a new reading or measurement (the numbers triggers filter on, as they were
+ * Keeps the IFTTT copy of each new reading or measurement (the numbers triggers filter on, as they were
  * when it happened), and drops it when the person deletes the original. A repeated delivery is a no-op.
- * Answers whether a new trigger event was recorded.
+ * Reads and writes once per kind for the whole list (an import announces thousands). Answers the people
+ * who got a new trigger event.
  */
-export async function recordIftttEvent(tx: Db, event: DomainEvent): Promise<boolean> {
-  const userId = event.userId;
-  const p = event.payload;
-  if (!userId) return false;
-  if (event.type === IFTTT_EVENT_TYPES.bpAdded && typeof p.reading_id === "string") {
-    const [row] = await tx
-      .select()
-      .from(bpReadings)
-      .where(and(eq(bpReadings.id, p.reading_id), eq(bpReadings.userId, userId)));
-    if (!row) return false;
+export async function recordIftttEvents(tx: Db, events: readonly DomainEvent[]): Promise<Set<string>> {
+  const readings: { id: string; userId: string }[] = [];
+  const created: { id: string; userId: string }[] = [];
+  const deleted: { userId: string; kind: IftttEventKind; id: string }[] = [];
+  for (const event of events) {
+    const userId = event.userId;
+    const p = event.payload;
+    if (!userId) continue;
+    if (event.type === IFTTT_EVENT_TYPES.bpAdded && typeof p.reading_id === "string")
+      readings.push({ id: p.reading_id, userId });
+    else if (event.type === IFTTT_EVENT_TYPES.measurementCreated && typeof p.measurement_id === "string")
+      created.push({ id: p.measurement_id, userId });
+    else if (
+      event.type === IFTTT_EVENT_TYPES.bpDeleted ||
+      event.type === IFTTT_EVENT_TYPES.measurementDeleted
+    ) {
+      const id = p.reading_id ?? p.measurement_id;
+      const kind = event.type === IFTTT_EVENT_TYPES.bpDeleted ? "bp_reading" : "hrv_measurement";
+      if (typeof id === "string") deleted.push({ userId, kind, id });
+    }
+  }
+  const rows: (typeof iftttEvents.$inferInsert)[] = [];
+  if (readings.length > 0) {
+    const found = new Map(
+      (
+        await tx
+          .select()
+          .from(bpReadings)
+          .where(inArray(bpReadings.id, [...new Set(readings.map((r) => r.id))]))
+      ).map((r) => [r.id, r] as const),
+    );
+    for (const ref of readings) {
+      const row = found.get(ref.id);
+      if (row?.userId === ref.userId)
+        rows.push({
+          userId: ref.userId,
+          kind: "bp_reading",
+          sourceId: row.id,
+          occurredAt: row.measuredAt,
+          data: bpEventData(row),
+        });
+    }
+  }
+  if (created.length > 0) {
+    const found = new Map(
+      (
+        await tx
+          .select({
+            id: measurements.id,
+            userId: measurements.userId,
+            startedAt: measurements.startedAt,
+            result: measurements.result,
+          })
+          .from(measurements)
+          .where(inArray(measurements.id, [...new Set(created.map((m) => m.id))]))
+      ).map((m) => [m.id, m] as const),
+    );
+    for (const ref of created) {
+      const row = found.get(ref.id);
+      if (row?.userId === ref.userId)
+        rows.push({
+          userId: ref.userId,
+          kind: "hrv_measurement",
+          sourceId: row.id,
+          occurredAt: row.startedAt,
+          data: measurementEventData(row.result),
+        });
+    }
+  }
+  const added = new Set<string>();
+  if (rows.length > 0) {
     const inserted = await tx
       .insert(iftttEvents)
-      .values({
-        userId,
-        kind: "bp_reading",
-        sourceId: row.id,
-        occurredAt: row.measuredAt,
-        data: bpEventData(row),
-      })
+      .values(rows)
       .onConflictDoNothing()
-      .returning({ id: iftttEvents.id });
-    return inserted.length > 0;
-  } else if (event.type === IFTTT_EVENT_TYPES.measurementCreated && typeof p.measurement_id === "string") {
-    const [row] = await tx
-      .select({ id: measurements.id, startedAt: measurements.startedAt, result: measurements.result })
-      .from(measurements)
-      .where(and(eq(measurements.id, p.measurement_id), eq(measurements.userId, userId)));
-    if (!row) return false;
-    const inserted = await tx
-      .insert(iftttEvents)
-      .values({
-        userId,
-        kind: "hrv_measurement",
-        sourceId: row.id,
-        occurredAt: row.startedAt,
-        data: measurementEventData(row.result),
-      })
-      .onConflictDoNothing()
-      .returning({ id: iftttEvents.id });
-    return inserted.length > 0;
-  } else if (
-    event.type === IFTTT_EVENT_TYPES.bpDeleted ||
-    event.type === IFTTT_EVENT_TYPES.measurementDeleted
-  ) {
-    const id = p.reading_id ?? p.measurement_id;
-    if (typeof id !== "string") return false;
-    const kind = event.type === IFTTT_EVENT_TYPES.bpDeleted ? "bp_reading" : "hrv_measurement";
+      .returning({ userId: iftttEvents.userId });
+    for (const r of inserted) added.add(r.userId);
+  }
+  // After the inserts: an original created and deleted before this delivery is found by neither.
+  for (const d of deleted)
     await tx
       .delete(iftttEvents)
-      .where(and(eq(iftttEvents.userId, userId), eq(iftttEvents.kind, kind), eq(iftttEvents.sourceId, id)));
-  }
-  return false;
+      .where(
+        and(eq(iftttEvents.userId, d.userId), eq(iftttEvents.kind, d.kind), eq(iftttEvents.sourceId, d.id)),
+      );
+  return added;
 }
 
 type Field = {

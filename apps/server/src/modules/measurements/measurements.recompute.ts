@@ -2,7 +2,7 @@ import type { Db } from "../../db/client.ts";
 import type { DomainEvent, Subscriber } from "../../lib/events.ts";
 import { BP_EVENTS } from "../bp/bp.service.ts";
 import { BP_WINDOW_MINUTES, MEASUREMENT_ALGORITHM_VERSION } from "./measurements.compute.ts";
-import { countStale, measurementsNear, staleBatch } from "./measurements.repo.ts";
+import { countStale, type MeasurementRow, measurementsNear, staleBatch } from "./measurements.repo.ts";
 import { recomputeRow } from "./measurements.service.ts";
 
 /**
@@ -17,22 +17,46 @@ import { recomputeRow } from "./measurements.service.ts";
 
 export const BP_SUBSCRIBER = "measurements.bp-indices";
 
+type BpChange = { added: boolean; readingId: string | null; times: Date[] };
+
+/** Whether a measurement must be recomputed for this change of a reading. */
+function touchedBy(change: BpChange, row: MeasurementRow): boolean {
+  const linked = change.readingId !== null && row.bpReadingId === change.readingId;
+  // Already computed with this new reading (an import stores a batch's readings before its
+  // measurements): nothing changes.
+  if (change.added && linked) return false;
+  const window = BP_WINDOW_MINUTES * 60_000;
+  const at = row.startedAt.getTime();
+  return linked || change.times.some((t) => Math.abs(at - t.getTime()) <= window);
+}
+
 export const bpSubscriber: Subscriber = {
   name: BP_SUBSCRIBER,
   types: [BP_EVENTS.added, BP_EVENTS.changed, BP_EVENTS.deleted],
-  handle: async (tx: Db, event: DomainEvent) => {
-    if (!event.userId) return;
-    const p = event.payload as { reading_id?: string; measured_at?: string; previous_measured_at?: string };
-    const times = [p.measured_at, p.previous_measured_at]
-      .filter((t): t is string => typeof t === "string")
-      .map((t) => new Date(t))
-      .filter((d) => !Number.isNaN(d.getTime()));
-    const rows = await measurementsNear(tx, event.userId, times, BP_WINDOW_MINUTES, p.reading_id ?? null);
-    for (const row of rows) {
-      // Already computed with this new reading (an import stores a batch's readings before its
-      // measurements): nothing changes.
-      if (event.type === BP_EVENTS.added && p.reading_id && row.bpReadingId === p.reading_id) continue;
-      await recomputeRow(tx, row);
+  // One look-up per person for all the events; each measurement they touch is recomputed once, after
+  // every reading of the events is in place (they were committed before the events were delivered).
+  handle: async (tx: Db, events: readonly DomainEvent[]) => {
+    const byUser = new Map<string, BpChange[]>();
+    for (const event of events) {
+      if (!event.userId) continue;
+      const p = event.payload as { reading_id?: string; measured_at?: string; previous_measured_at?: string };
+      const times = [p.measured_at, p.previous_measured_at]
+        .filter((t): t is string => typeof t === "string")
+        .map((t) => new Date(t))
+        .filter((d) => !Number.isNaN(d.getTime()));
+      const changes = byUser.get(event.userId) ?? [];
+      changes.push({ added: event.type === BP_EVENTS.added, readingId: p.reading_id ?? null, times });
+      byUser.set(event.userId, changes);
+    }
+    for (const [userId, changes] of byUser) {
+      const rows = await measurementsNear(
+        tx,
+        userId,
+        changes.flatMap((c) => c.times),
+        BP_WINDOW_MINUTES,
+        changes.flatMap((c) => (c.readingId ? [c.readingId] : [])),
+      );
+      for (const row of rows) if (changes.some((c) => touchedBy(c, row))) await recomputeRow(tx, row);
     }
   },
 };

@@ -198,7 +198,7 @@ export async function measurementsNear(
   userId: string,
   times: readonly Date[],
   minutes: number,
-  readingId: string | null,
+  readingIds: readonly string[],
 ): Promise<MeasurementRow[]> {
   const ms = minutes * 60_000;
   const near: SQL[] = times.map(
@@ -208,7 +208,7 @@ export async function measurementsNear(
         sql`${measurements.startedAt} <= ${new Date(t.getTime() + ms).toISOString()}::timestamptz`,
       ) as SQL,
   );
-  if (readingId) near.push(eq(measurements.bpReadingId, readingId));
+  if (readingIds.length > 0) near.push(inArray(measurements.bpReadingId, [...readingIds]));
   if (near.length === 0) return [];
   return db
     .select()

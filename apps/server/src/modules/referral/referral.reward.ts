@@ -46,8 +46,8 @@ export function referralRewardSubscriber(ctx: Pick<AppContext, "config">): Subsc
   return {
     name: "referral.reward",
     types: [PAYMENT_SUCCEEDED_EVENT],
-    handle: async (tx, event) => {
-      await applyReferralReward(ctx, tx, event);
+    handle: async (tx, events) => {
+      for (const event of events) await applyReferralReward(ctx, tx, event);
     },
   };
 }
