@@ -141,9 +141,9 @@ export type EncodedRecords = {
 
 /**
  * Turns a batch of records into what the job writes (in the worker thread, so the main thread only
- * copies bytes and scores RR series analysed here): each sample or workout's values, its own value first and counted (it decides whether
- * the record is new or a duplicate), the ones it brings along not; a key repeated in the batch keeps its
- * last value.
+ * copies bytes and scores the RR series analysed here): each sample or workout's values, its own value
+ * first and counted (it decides whether the record is new or a duplicate), the ones it brings along
+ * not; a key repeated in the batch keeps its last value.
  */
 export function encodeRecords(records: readonly ImportRecord[]): EncodedRecords {
   const builder = new ValueBatchBuilder();
