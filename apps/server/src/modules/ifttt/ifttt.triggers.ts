@@ -62,6 +62,18 @@ export function measurementEventData(result: unknown): Record<string, number> {
   >;
 }
 
+/** The rows the events name that belong to the event's own person, in the events' order. */
+function ownRows<R extends { id: string; userId: string }>(
+  refs: readonly { id: string; userId: string }[],
+  rows: readonly R[],
+): R[] {
+  const byId = new Map(rows.map((r) => [r.id, r] as const));
+  return refs.flatMap((ref) => {
+    const row = byId.get(ref.id);
+    return row?.userId === ref.userId ? [row] : [];
+  });
+}
+
 /**
  * Keeps the IFTTT copy of each new reading or measurement (the numbers triggers filter on, as they were
  * when it happened), and drops it when the person deletes the original. A repeated delivery is a no-op.
@@ -90,52 +102,39 @@ export async function recordIftttEvents(tx: Db, events: readonly DomainEvent[]):
     }
   }
   const rows: (typeof iftttEvents.$inferInsert)[] = [];
+  const ids = (refs: readonly { id: string }[]) => [...new Set(refs.map((r) => r.id))];
   if (readings.length > 0) {
-    const found = new Map(
-      (
-        await tx
-          .select()
-          .from(bpReadings)
-          .where(inArray(bpReadings.id, [...new Set(readings.map((r) => r.id))]))
-      ).map((r) => [r.id, r] as const),
-    );
-    for (const ref of readings) {
-      const row = found.get(ref.id);
-      if (row?.userId === ref.userId)
-        rows.push({
-          userId: ref.userId,
-          kind: "bp_reading",
-          sourceId: row.id,
-          occurredAt: row.measuredAt,
-          data: bpEventData(row),
-        });
-    }
+    const found = await tx
+      .select()
+      .from(bpReadings)
+      .where(inArray(bpReadings.id, ids(readings)));
+    for (const row of ownRows(readings, found))
+      rows.push({
+        userId: row.userId,
+        kind: "bp_reading",
+        sourceId: row.id,
+        occurredAt: row.measuredAt,
+        data: bpEventData(row),
+      });
   }
   if (created.length > 0) {
-    const found = new Map(
-      (
-        await tx
-          .select({
-            id: measurements.id,
-            userId: measurements.userId,
-            startedAt: measurements.startedAt,
-            result: measurements.result,
-          })
-          .from(measurements)
-          .where(inArray(measurements.id, [...new Set(created.map((m) => m.id))]))
-      ).map((m) => [m.id, m] as const),
-    );
-    for (const ref of created) {
-      const row = found.get(ref.id);
-      if (row?.userId === ref.userId)
-        rows.push({
-          userId: ref.userId,
-          kind: "hrv_measurement",
-          sourceId: row.id,
-          occurredAt: row.startedAt,
-          data: measurementEventData(row.result),
-        });
-    }
+    const found = await tx
+      .select({
+        id: measurements.id,
+        userId: measurements.userId,
+        startedAt: measurements.startedAt,
+        result: measurements.result,
+      })
+      .from(measurements)
+      .where(inArray(measurements.id, ids(created)));
+    for (const row of ownRows(created, found))
+      rows.push({
+        userId: row.userId,
+        kind: "hrv_measurement",
+        sourceId: row.id,
+        occurredAt: row.startedAt,
+        data: measurementEventData(row.result),
+      });
   }
   const added = new Set<string>();
   if (rows.length > 0) {
