@@ -188,6 +188,39 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
     expect(await database.db.select().from(outboxDeliveries)).toHaveLength(120);
   });
 
+  // PGlite runs one transaction at a time: only a server can commit an earlier id after later ones.
+  it.runIf(backend === "postgres")(
+    "delivers an event whose transaction took its id before later events and committed after them",
+    async () => {
+      const calls = new Map<string, number>();
+      const app = await start(calls, { workJobs: false });
+      let release = () => {};
+      const held = new Promise<void>((resolve) => (release = resolve));
+      let earlyId = 0;
+      const early = app.ctx.database.db.transaction(async (tx) => {
+        earlyId = await app.ctx.services.events.emitEvent(tx as unknown as Db, {
+          type: "test.thing_happened",
+          userId: null,
+          payload: { n: -1 },
+        });
+        await held;
+      });
+      while (earlyId === 0) await new Promise((r) => setTimeout(r, 10));
+      const later: number[] = [];
+      for (let i = 0; i < 5; i++) later.push(await emit(app, i));
+      await app.ctx.services.events.dispatchPending();
+      expect(await effects(database)).toHaveLength(10);
+      expect(Math.min(...later)).toBeGreaterThan(earlyId);
+      release();
+      await early;
+      await app.ctx.services.events.dispatchPending();
+      const all = await effects(database);
+      expect(all).toContain(`test.first:${earlyId}`);
+      expect(all).toContain(`test.second:${earlyId}`);
+      expect(all).toHaveLength(12);
+    },
+  );
+
   it("delivers exactly once with two instances dispatching at the same time", async () => {
     const calls = new Map<string, number>();
     const one = await start(calls);

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, lt, notExists } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, lt, notExists } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { outboxDeliveries, outboxEvents } from "../db/schema.ts";
 import type { JobRef, JobRunner } from "./jobs.ts";
@@ -51,18 +51,38 @@ export const OUTBOX_RETENTION_DAYS = 30;
 
 const DISPATCH_JOB = "events.dispatch";
 const BATCH = 100;
+/** How far below the highest delivered event id a dispatch pass starts looking (see `deliverTo`). */
+const REORDER_WINDOW = 1000;
+/** How often a dispatch pass looks at the whole outbox instead. */
+const FULL_SCAN_MS = 60_000;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
   const subscribers = new Map<string, Subscriber>();
 
+  /** Per subscriber: the highest event id it was handed by this process, and when it last looked at all. */
+  const marks = new Map<string, { high: number; fullAt: number }>();
+
+  /**
+   * Delivers the subscriber's pending events in id order. Looking for them from the first event on
+   * grows with the outbox (every dispatch would read 30 days of delivered events), so a pass starts
+   * REORDER_WINDOW ids below the highest one already handed over: a transaction that took its ids
+   * earlier but committed later lies within that. Once a minute a pass looks from the start, for
+   * anything later still.
+   */
   async function deliverTo(subscriber: Subscriber): Promise<boolean> {
+    const mark = marks.get(subscriber.name) ?? { high: 0, fullAt: Number.NEGATIVE_INFINITY };
+    marks.set(subscriber.name, mark);
+    let after = 0;
+    if (performance.now() - mark.fullAt < FULL_SCAN_MS) after = Math.max(0, mark.high - REORDER_WINDOW);
+    else mark.fullAt = performance.now();
     for (;;) {
       const pending = await db
         .select()
         .from(outboxEvents)
         .where(
           and(
+            gt(outboxEvents.id, after),
             inArray(outboxEvents.type, [...subscriber.types]),
             notExists(
               db
@@ -91,6 +111,9 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
       );
       if (!(await deliverIn(subscriber, events)) && !(await deliverOneByOne(subscriber, events)))
         return false;
+      // Every pending event up to this page's last was in this page: the next page starts after it.
+      after = (events[events.length - 1] as DomainEvent).id;
+      mark.high = Math.max(mark.high, after);
     }
   }
 
