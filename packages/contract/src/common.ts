@@ -12,19 +12,24 @@ export const EmailSchema = z
 /** A calendar date `YYYY-MM-DD` (no time, no zone). */
 export const IsoDateSchema = z.iso.date();
 
+/** Zone names the runtime accepted (a few hundred exist): building a formatter to check one is slow. */
+const knownZones = new Set<string>();
+const MAX_KNOWN_ZONES = 2000;
+
+function isTimeZone(tz: string): boolean {
+  if (knownZones.has(tz)) return true;
+  try {
+    new Intl.DateTimeFormat("en", { timeZone: tz });
+  } catch {
+    return false;
+  }
+  // Aliases and case variants are accepted too; past the cap a zone is simply checked again.
+  if (knownZones.size < MAX_KNOWN_ZONES) knownZones.add(tz);
+  return true;
+}
+
 /** An IANA time-zone name such as `Europe/Moscow`, checked against the runtime's zone database. */
-export const TimeZoneSchema = z
-  .string()
-  .min(1)
-  .max(64)
-  .refine((tz) => {
-    try {
-      new Intl.DateTimeFormat("en", { timeZone: tz });
-      return true;
-    } catch {
-      return false;
-    }
-  }, SCHEMA_MESSAGES.time_zone);
+export const TimeZoneSchema = z.string().min(1).max(64).refine(isTimeZone, SCHEMA_MESSAGES.time_zone);
 
 export const LocaleSchema = z.enum(["en", "ru"]);
 export type Locale = z.infer<typeof LocaleSchema>;

@@ -40,6 +40,8 @@ export type EventBus = {
   /** `emitEvent` for many events at once (a bulk import): one insert and one dispatch job. */
   emitEvents: (tx: Db, events: readonly NewDomainEvent[]) => Promise<void>;
   subscribe: (subscriber: Subscriber) => void;
+  /** Asks for a delivery run now (after events were written with `recordEvents`). */
+  wake: () => Promise<void>;
   /** Delivers everything pending now (the dispatch job's body; tests and tools may call it). */
   dispatchPending: () => Promise<void>;
   /** Deletes events older than the retention, with their delivery records; answers how many went. */
@@ -56,6 +58,19 @@ const REORDER_WINDOW = 1000;
 /** How often a dispatch pass looks at the whole outbox instead. */
 const FULL_SCAN_MS = 60_000;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
+
+/**
+ * Writes events to the outbox in the caller's transaction without asking for their delivery: for a
+ * writer that has no job queue (an import's worker thread), whose owner calls `wake` after the commit.
+ * Until then the dispatcher's every-minute pass delivers them.
+ */
+export async function recordEvents(tx: Db, events: readonly NewDomainEvent[]): Promise<void> {
+  if (events.length === 0) return;
+  for (const e of events) if (!TYPE_RE.test(e.type)) throw new Error(`Invalid event type ${e.type}`);
+  await tx
+    .insert(outboxEvents)
+    .values(events.map((e) => ({ type: e.type, userId: e.userId, payload: e.payload })));
+}
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
   const subscribers = new Map<string, Subscriber>();
@@ -207,11 +222,11 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
     },
     async emitEvents(tx, events) {
       if (events.length === 0) return;
-      for (const e of events) if (!TYPE_RE.test(e.type)) throw new Error(`Invalid event type ${e.type}`);
-      await tx
-        .insert(outboxEvents)
-        .values(events.map((e) => ({ type: e.type, userId: e.userId, payload: e.payload })));
+      await recordEvents(tx, events);
       await dispatch.send({}, { tx });
+    },
+    async wake() {
+      await dispatch.send({});
     },
     subscribe(subscriber) {
       if (subscribers.has(subscriber.name)) throw new Error(`Subscriber ${subscriber.name} registered twice`);

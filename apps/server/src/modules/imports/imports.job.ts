@@ -1,15 +1,21 @@
 // The import job: claims the import, reads the file in a worker thread, writes each batch with its
-// checkpoint in one transaction, honours a cancel between batches and ends with the report. A killed
-// server's import is claimed again (its lease expires, or a restarted PGlite server frees it) and
-// continues after the last committed batch.
+// checkpoint in one transaction (on PostgreSQL the worker writes them itself, over a connection of its
+// own; on PGlite, whose database lives on this thread, this thread does), honours a cancel between
+// batches and ends with the report. A killed server's import is claimed again (its lease expires, or a
+// restarted PGlite server frees it) and continues after the last committed batch.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import { Worker } from "node:worker_threads";
-import type { ImportProblem, ImportReport, CsvMapping as WireMapping } from "@tonus/contract";
+import type { ImportReport, CsvMapping as WireMapping } from "@tonus/contract";
 import type { CsvMapping } from "@tonus/importers";
-import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
+import {
+  type BatchState,
+  IMPORT_LEASE_MS,
+  type ServerCounts,
+  type StoredCheckpoint,
+  writeBatch,
+} from "./imports.batch.ts";
 import { deleteImportFile, importFilePath } from "./imports.files.ts";
 import {
   BATCH_SIZES,
@@ -18,31 +24,16 @@ import {
   type ParserCounts,
   type ReaderOptions,
 } from "./imports.reader.ts";
-import { claimImport, commitBatch, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
-import type { WorkerBatch, WorkerMessage } from "./imports.worker.ts";
-import { IMPORT_TIMINGS, writeSlowRecords, yieldToEventLoop } from "./imports.writer.ts";
+import { claimImport, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
+import type { WorkerData, WorkerMessage } from "./imports.worker.ts";
+import { IMPORT_TIMINGS, yieldToEventLoop } from "./imports.writer.ts";
 
 type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
 
-/** A run's lease: renewed with every batch; a run that stops renewing it is presumed dead after this. */
-export const IMPORT_LEASE_MS = 20_000;
 /** Retries of a failing run before the import is marked failed. */
 export const IMPORT_RETRIES = 3;
 /** This process's name on the leases it takes. */
 export const INSTANCE_ID = randomUUID();
-
-/** What a run adds to the parser's counts, stored with each checkpoint. */
-type ServerCounts = {
-  measurements: number;
-  bpReadings: number;
-  rejected: number;
-  ignored: number;
-  rejections: ImportProblem[];
-};
-type StoredCheckpoint = Checkpoint & {
-  counts?: ParserCounts;
-  server?: ServerCounts;
-};
 
 /** The importer options an import row holds. */
 export type ImportOptions = {
@@ -64,18 +55,22 @@ function toImporterMapping(m: WireMapping): CsvMapping {
   };
 }
 
-/** Runs the reader in a worker thread; batches arrive in order, at most two ahead of their acknowledgement. */
-function startReader(options: ReaderOptions) {
+/**
+ * Runs the reader in a worker thread. Batches it hands over arrive in order, at most two ahead of their
+ * acknowledgement; a reader that writes them itself reports each committed batch instead.
+ */
+function startReader(data: WorkerData) {
   const worker = new Worker(new URL("./imports.worker.ts", import.meta.url), {
-    workerData: options,
-    resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 },
+    workerData: data,
+    // The writing reader holds a database client and the modules' code besides the parser's buffers.
+    resourceLimits: { maxOldGenerationSizeMb: data.write ? 128 : 64, maxYoungGenerationSizeMb: 16 },
   });
   const queue: WorkerMessage[] = [];
   let waiting: ((m: WorkerMessage) => void) | null = null;
   let ended = false;
   const push = (m: WorkerMessage) => {
     if (ended) return;
-    if (m.type !== "batch") ended = true;
+    if (m.type !== "batch" && m.type !== "written") ended = true;
     if (waiting) {
       const w = waiting;
       waiting = null;
@@ -152,6 +147,11 @@ function checkpointOf(stored: StoredCheckpoint): Checkpoint {
   };
 }
 
+/** Adds a writing reader's batch timings to this process's (the bench reads them). */
+function addTimings(delta: Partial<typeof IMPORT_TIMINGS>): void {
+  for (const [k, v] of Object.entries(delta)) IMPORT_TIMINGS[k as keyof typeof IMPORT_TIMINGS] += v ?? 0;
+}
+
 /** One run of the import job for `importId` (idempotent: an ended or held import is left alone). */
 export async function runImport(ctx: Ctx, importId: string, retryCount: number): Promise<void> {
   const db = ctx.database.db;
@@ -172,15 +172,33 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
     return finish(ctx, row, "failed", buildReport(totals, lost, server));
   }
   const options = row.options as ImportOptions;
+  const databaseUrl = ctx.database.kind === "postgres" ? ctx.database.connectionString : undefined;
   const reader = startReader({
-    file,
-    kind: row.kind as ReaderOptions["kind"],
-    fileName: row.fileName,
-    timezoneOffsetMin: options.timezoneOffsetMin,
-    recordedAtMs: options.recordedAtMs,
-    ...(options.mapping ? { mapping: toImporterMapping(options.mapping) } : {}),
-    checkpoint: stored ? checkpointOf(stored) : null,
-    batchSize: BATCH_SIZES[ctx.database.kind],
+    read: {
+      file,
+      kind: row.kind as ReaderOptions["kind"],
+      fileName: row.fileName,
+      timezoneOffsetMin: options.timezoneOffsetMin,
+      recordedAtMs: options.recordedAtMs,
+      ...(options.mapping ? { mapping: toImporterMapping(options.mapping) } : {}),
+      checkpoint: stored ? checkpointOf(stored) : null,
+      batchSize: BATCH_SIZES[ctx.database.kind],
+    },
+    ...(databaseUrl
+      ? {
+          write: {
+            databaseUrl,
+            row: {
+              id: row.id,
+              userId: row.userId,
+              importedCount: row.importedCount,
+              duplicateCount: row.duplicateCount,
+            },
+            timeZone: options.timeZone,
+            server,
+          },
+        }
+      : {}),
   });
   try {
     for (;;) {
@@ -192,15 +210,24 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
         const nothing = report.imported + report.duplicates === 0;
         return await finish(ctx, row, report.fatal && nothing ? "failed" : "done", report);
       }
-      const state = await writeBatch(ctx, row, message.batch, options.timeZone, server);
-      await yieldToEventLoop();
+      let state: BatchState | null;
+      if (message.type === "written") {
+        // Committed by the reader: take over its counts, and have the batch's events delivered.
+        state = message.state;
+        Object.assign(server, message.server);
+        addTimings(message.timings);
+        if (message.announced) void ctx.services.events.wake().catch(() => {});
+      } else {
+        state = await writeBatch(ctx, row, message.batch, options.timeZone, server);
+        await yieldToEventLoop();
+      }
       if (!state) return; // the import is gone (its account was deleted) or ended elsewhere
-      parser = message.batch.counts;
+      parser = message.type === "written" ? message.counts : message.batch.counts;
       totals = state.totals;
       row = { ...row, ...state.totals };
       if (state.cancelRequested)
         return await finish(ctx, row, "cancelled", buildReport(totals, parser, server));
-      reader.ack();
+      if (message.type === "batch") reader.ack();
     }
   } catch (error) {
     ctx.log.warn({ err: error, importId, retryCount }, "import run failed");
@@ -214,70 +241,4 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   } finally {
     await reader.stop();
   }
-}
-
-/**
- * Writes one batch in one transaction: its RR series and readings through their modules, its values
- * through the dashboard's bulk path, and its checkpoint. A run killed before the commit leaves nothing of
- * the batch; the next run writes it again from the checkpoint before it.
- */
-async function writeBatch(
-  ctx: Ctx,
-  row: ImportRow,
-  batch: WorkerBatch,
-  timeZone: string,
-  server: ServerCounts,
-) {
-  const db = ctx.database.db;
-  const t0 = performance.now();
-  const result = await db.transaction(async (t) => {
-    const tx = t as unknown as Db;
-    const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
-    const t1 = performance.now();
-    const values = await recordValueBatch(tx, row.userId, batch.values);
-    IMPORT_TIMINGS.valuesMs += performance.now() - t1;
-    IMPORT_TIMINGS.valuesCount += batch.values.rows;
-    const next: ServerCounts = {
-      measurements: server.measurements + slow.measurements,
-      bpReadings: server.bpReadings + slow.bpReadings,
-      rejected: server.rejected + slow.rejected,
-      ignored: server.ignored + batch.ignored,
-      rejections: [...server.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
-    };
-    const imported = slow.imported + values.newCounted;
-    const duplicates =
-      slow.duplicates + batch.values.counted - values.newCounted + batch.values.repeatedCounted;
-    const checkpoint: StoredCheckpoint = {
-      records: batch.recordsEnd,
-      ...(batch.resumeOffset !== undefined ? { resumeOffset: batch.resumeOffset, base: batch.counts } : {}),
-      counts: batch.counts,
-      server: next,
-    };
-    const committed = await commitBatch(
-      tx,
-      row.id,
-      {
-        checkpoint,
-        bytesRead: batch.bytesRead,
-        recordsRead: batch.counts.read,
-        imported,
-        duplicates,
-        rejected: batch.counts.rejected + next.rejected,
-      },
-      IMPORT_LEASE_MS,
-    );
-    return committed ? { ...committed, next, imported, duplicates } : null;
-  });
-  IMPORT_TIMINGS.batchMs += performance.now() - t0;
-  IMPORT_TIMINGS.batches++;
-  if (!result) return null;
-  Object.assign(server, result.next);
-  return {
-    cancelRequested: result.cancelRequested,
-    totals: {
-      importedCount: row.importedCount + result.imported,
-      duplicateCount: row.duplicateCount + result.duplicates,
-      rejectedCount: batch.counts.rejected + result.next.rejected,
-    },
-  };
 }

@@ -1,0 +1,107 @@
+// One batch of an import, written in one transaction with its checkpoint. The import job calls it on the
+// main thread (PGlite: the database lives there); on PostgreSQL the reader's worker thread calls it over
+// a connection of its own, so a large import leaves the main thread to the API (RELIABILITY R3).
+import type { ImportProblem } from "@tonus/contract";
+import type { Db } from "../../db/client.ts";
+import type { AppContext } from "../../lib/context.ts";
+import { recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
+import { type Checkpoint, KEPT_PROBLEMS, type ParserCounts } from "./imports.reader.ts";
+import { commitBatch, type ImportRow } from "./imports.repo.ts";
+import type { WorkerBatch } from "./imports.worker.ts";
+import { IMPORT_TIMINGS, writeSlowRecords } from "./imports.writer.ts";
+
+/** A run's lease: renewed with every batch; a run that stops renewing it is presumed dead after this. */
+export const IMPORT_LEASE_MS = 20_000;
+
+/** What a run adds to the parser's counts, stored with each checkpoint. */
+export type ServerCounts = {
+  measurements: number;
+  bpReadings: number;
+  rejected: number;
+  ignored: number;
+  rejections: ImportProblem[];
+};
+
+export type StoredCheckpoint = Checkpoint & {
+  counts?: ParserCounts;
+  server?: ServerCounts;
+};
+
+/** What writing a batch needs: the database, and where the RR series and readings announce themselves. */
+export type BatchCtx = { database: { db: Db } } & Pick<AppContext, "services">;
+
+/** The import as a batch sees it: whose it is and what it has counted so far. */
+export type BatchRow = Pick<ImportRow, "id" | "userId" | "importedCount" | "duplicateCount">;
+
+/** After a committed batch: the import's totals, and whether someone asked to cancel it. */
+export type BatchState = {
+  cancelRequested: boolean;
+  totals: { importedCount: number; duplicateCount: number; rejectedCount: number };
+};
+
+/**
+ * Writes one batch in one transaction: its RR series and readings through their modules, its values
+ * through the dashboard's bulk path, and its checkpoint. A run killed before the commit leaves nothing of
+ * the batch; the next run writes it again from the checkpoint before it. Adds to `server`; answers null
+ * when the import is gone (its account was deleted) or ended elsewhere.
+ */
+export async function writeBatch(
+  ctx: BatchCtx,
+  row: BatchRow,
+  batch: WorkerBatch,
+  timeZone: string,
+  server: ServerCounts,
+): Promise<BatchState | null> {
+  const db = ctx.database.db;
+  const t0 = performance.now();
+  const result = await db.transaction(async (t) => {
+    const tx = t as unknown as Db;
+    const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
+    const t1 = performance.now();
+    const values = await recordValueBatch(tx, row.userId, batch.values);
+    IMPORT_TIMINGS.valuesMs += performance.now() - t1;
+    IMPORT_TIMINGS.valuesCount += batch.values.rows;
+    const next: ServerCounts = {
+      measurements: server.measurements + slow.measurements,
+      bpReadings: server.bpReadings + slow.bpReadings,
+      rejected: server.rejected + slow.rejected,
+      ignored: server.ignored + batch.ignored,
+      rejections: [...server.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
+    };
+    const imported = slow.imported + values.newCounted;
+    const duplicates =
+      slow.duplicates + batch.values.counted - values.newCounted + batch.values.repeatedCounted;
+    const checkpoint: StoredCheckpoint = {
+      records: batch.recordsEnd,
+      ...(batch.resumeOffset !== undefined ? { resumeOffset: batch.resumeOffset, base: batch.counts } : {}),
+      counts: batch.counts,
+      server: next,
+    };
+    const committed = await commitBatch(
+      tx,
+      row.id,
+      {
+        checkpoint,
+        bytesRead: batch.bytesRead,
+        recordsRead: batch.counts.read,
+        imported,
+        duplicates,
+        rejected: batch.counts.rejected + next.rejected,
+      },
+      IMPORT_LEASE_MS,
+    );
+    return committed ? { ...committed, next, imported, duplicates } : null;
+  });
+  IMPORT_TIMINGS.batchMs += performance.now() - t0;
+  IMPORT_TIMINGS.batches++;
+  if (!result) return null;
+  Object.assign(server, result.next);
+  return {
+    cancelRequested: result.cancelRequested,
+    totals: {
+      importedCount: row.importedCount + result.imported,
+      duplicateCount: row.duplicateCount + result.duplicates,
+      rejectedCount: batch.counts.rejected + result.next.rejected,
+    },
+  };
+}
