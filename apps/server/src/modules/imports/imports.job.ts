@@ -5,7 +5,7 @@
 // restarted PGlite server frees it) and continues after the last committed batch.
 import { randomUUID } from "node:crypto";
 import fs from "node:fs";
-import { Worker } from "node:worker_threads";
+import { MessageChannel, Worker } from "node:worker_threads";
 import type { ImportReport, CsvMapping as WireMapping } from "@tonus/contract";
 import type { CsvMapping } from "@tonus/importers";
 import type { AppContext } from "../../lib/context.ts";
@@ -17,6 +17,7 @@ import {
   writeBatch,
 } from "./imports.batch.ts";
 import { deleteImportFile, importFilePath } from "./imports.files.ts";
+import { messageQueue } from "./imports.messages.ts";
 import {
   BATCH_SIZES,
   type Checkpoint,
@@ -25,7 +26,7 @@ import {
   type ReaderOptions,
 } from "./imports.reader.ts";
 import { claimImport, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
-import type { WorkerData, WorkerMessage } from "./imports.worker.ts";
+import type { WorkerData, WorkerMessage, WriteOptions } from "./imports.worker.ts";
 import { IMPORT_TIMINGS, yieldToEventLoop } from "./imports.writer.ts";
 
 type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
@@ -55,40 +56,51 @@ function toImporterMapping(m: WireMapping): CsvMapping {
   };
 }
 
+const WORKER = new URL("./imports.worker.ts", import.meta.url);
+
 /**
- * Runs the reader in a worker thread. Batches it hands over arrive in order, at most two ahead of their
- * acknowledgement; a reader that writes them itself reports each committed batch instead.
+ * Starts the import's threads: a reader, and on PostgreSQL a writer that takes the reader's batches
+ * over a channel of their own and reports each commit. Without a writer, batches come here, at most
+ * two ahead of their acknowledgement.
  */
-function startReader(data: WorkerData) {
-  const worker = new Worker(new URL("./imports.worker.ts", import.meta.url), {
-    workerData: data,
-    // The writing reader holds a database client and the modules' code besides the parser's buffers.
-    resourceLimits: { maxOldGenerationSizeMb: data.write ? 128 : 64, maxYoungGenerationSizeMb: 16 },
-  });
-  const queue: WorkerMessage[] = [];
-  let waiting: ((m: WorkerMessage) => void) | null = null;
-  let ended = false;
-  const push = (m: WorkerMessage) => {
-    if (ended) return;
-    if (m.type !== "batch" && m.type !== "written") ended = true;
-    if (waiting) {
-      const w = waiting;
-      waiting = null;
-      w(m);
-    } else queue.push(m);
-  };
-  worker.on("message", push);
-  worker.on("error", (e) => push({ type: "error", message: e.message }));
-  worker.on("exit", (code) => push({ type: "error", message: `reader exited (${code})` }));
+function startThreads(read: ReaderOptions, write: WriteOptions | null) {
+  const messages = messageQueue<WorkerMessage>((m) => m.type !== "batch" && m.type !== "written");
+  const failed = (e: Error) => messages.push({ type: "error", message: e.message });
+  const limits = (mb: number) => ({ maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 16 });
+  let reader: Worker;
+  let talker: Worker;
+  if (write) {
+    const { port1, port2 } = new MessageChannel();
+    const data = (d: WorkerData) => d;
+    reader = new Worker(WORKER, {
+      workerData: data({ role: "reader", read, out: port1 }),
+      transferList: [port1],
+      resourceLimits: limits(64),
+    });
+    // The writer holds a database client and the modules' code.
+    talker = new Worker(WORKER, {
+      workerData: data({ role: "writer", write, in: port2 }),
+      transferList: [port2],
+      resourceLimits: limits(128),
+    });
+    // The reader ends once it has sent its last batch; the writer reports the end after writing it.
+    reader.on("exit", (code) => code !== 0 && failed(new Error(`import reader exited (${code})`)));
+    reader.on("error", failed);
+  } else {
+    reader = talker = new Worker(WORKER, {
+      workerData: { role: "reader", read } satisfies WorkerData,
+      resourceLimits: limits(64),
+    });
+  }
+  talker.on("message", messages.push);
+  talker.on("error", failed);
+  talker.on("exit", (code) => failed(new Error(`import thread exited (${code})`)));
   return {
-    next: () =>
-      new Promise<WorkerMessage>((resolve) => {
-        const m = queue.shift();
-        if (m) resolve(m);
-        else waiting = resolve;
-      }),
-    ack: () => worker.postMessage({ type: "ack" }),
-    stop: () => worker.terminate(),
+    next: messages.next,
+    ack: () => talker.postMessage({ type: "ack" }),
+    stop: async () => {
+      await Promise.all([reader.terminate(), talker.terminate()]);
+    },
   };
 }
 
@@ -173,8 +185,8 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   }
   const options = row.options as ImportOptions;
   const databaseUrl = ctx.database.kind === "postgres" ? ctx.database.connectionString : undefined;
-  const reader = startReader({
-    read: {
+  const reader = startThreads(
+    {
       file,
       kind: row.kind as ReaderOptions["kind"],
       fileName: row.fileName,
@@ -184,22 +196,20 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
       checkpoint: stored ? checkpointOf(stored) : null,
       batchSize: BATCH_SIZES[ctx.database.kind],
     },
-    ...(databaseUrl
+    databaseUrl
       ? {
-          write: {
-            databaseUrl,
-            row: {
-              id: row.id,
-              userId: row.userId,
-              importedCount: row.importedCount,
-              duplicateCount: row.duplicateCount,
-            },
-            timeZone: options.timeZone,
-            server,
+          databaseUrl,
+          row: {
+            id: row.id,
+            userId: row.userId,
+            importedCount: row.importedCount,
+            duplicateCount: row.duplicateCount,
           },
+          timeZone: options.timeZone,
+          server,
         }
-      : {}),
-  });
+      : null,
+  );
   try {
     for (;;) {
       const message = await reader.next();

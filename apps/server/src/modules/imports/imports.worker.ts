@@ -1,10 +1,11 @@
-// The worker thread of an import (RELIABILITY R3): reads and parses the file off the main thread, so a
-// multi-gigabyte export does not starve the API, and encodes each batch's values for COPY here too.
-// On PostgreSQL it also writes each batch, over a connection of its own, and reports the commit; the
-// main thread then only keeps the import's counts. On PGlite (whose database lives on the main thread)
-// it hands batches over instead, at most two ahead of their acknowledgement, which bounds its memory.
+// The worker threads of an import (RELIABILITY R3), so a multi-gigabyte export does not starve the API.
+// The reader reads and parses the file and encodes each batch's values for COPY. On PostgreSQL it hands
+// the batches to a writer thread, which writes each over a connection of its own and reports the commit:
+// the main thread then only keeps the import's counts. On PGlite (whose database lives on the main
+// thread) the reader hands them to the main thread. Either way at most two batches wait for their
+// acknowledgement, which bounds the memory.
 import os from "node:os";
-import { parentPort, workerData } from "node:worker_threads";
+import { type MessagePort, parentPort, workerData } from "node:worker_threads";
 import { drizzle } from "drizzle-orm/node-postgres";
 import pg from "pg";
 import type { Db } from "../../db/client.ts";
@@ -12,6 +13,7 @@ import * as schema from "../../db/schema.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { recordEvents } from "../../lib/events.ts";
 import { type BatchRow, type BatchState, type ServerCounts, writeBatch } from "./imports.batch.ts";
+import { messageQueue } from "./imports.messages.ts";
 import { type ParserCounts, type ReaderBatch, type ReaderOptions, readImport } from "./imports.reader.ts";
 import { type EncodedRecords, encodeRecords } from "./imports.values.ts";
 import { IMPORT_TIMINGS } from "./imports.writer.ts";
@@ -19,11 +21,14 @@ import { IMPORT_TIMINGS } from "./imports.writer.ts";
 /** A batch as the main thread receives it: its checkpoint, and its records encoded for writing. */
 export type WorkerBatch = Omit<ReaderBatch, "records"> & EncodedRecords;
 
-export type WorkerData = {
-  read: ReaderOptions;
-  /** Set on PostgreSQL: the worker writes the batches itself. */
-  write?: { databaseUrl: string; row: BatchRow; timeZone: string; server: ServerCounts };
-};
+/** What the writer needs: where to write, the import, and its counts so far. */
+export type WriteOptions = { databaseUrl: string; row: BatchRow; timeZone: string; server: ServerCounts };
+
+export type WorkerData =
+  /** Sends its batches to `out` (the writer), or to the main thread. */
+  | { role: "reader"; read: ReaderOptions; out?: MessagePort }
+  /** Takes the reader's batches from `in`. */
+  | { role: "writer"; write: WriteOptions; in: MessagePort };
 
 export type WorkerMessage =
   | { type: "batch"; batch: WorkerBatch }
@@ -57,9 +62,8 @@ function timingsSince(last: typeof IMPORT_TIMINGS): Partial<typeof IMPORT_TIMING
   return delta;
 }
 
-/** Writes every batch here, reading the next while the database works on this one. */
-async function readAndWrite(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
-  const write = data.write as NonNullable<WorkerData["write"]>;
+/** Writes each batch the reader sends, acknowledges it, and reports the commit to the main thread. */
+async function writeAll(port: MessagePort, input: MessagePort, write: WriteOptions): Promise<void> {
   const pool = new pg.Pool({ connectionString: write.databaseUrl, max: 1 });
   const db = drizzle(pool, { schema }) as unknown as Db;
   // The modules announce what they store through the app's event bus; here the events are only
@@ -69,40 +73,36 @@ async function readAndWrite(port: NonNullable<typeof parentPort>, data: WorkerDa
   const server = write.server;
   let row = write.row;
   const sent = { ...IMPORT_TIMINGS };
+  const batches = messageQueue<WorkerMessage>((m) => m.type !== "batch");
+  input.on("message", batches.push);
   try {
-    const reader = readImport(data.read);
-    let next = reader.next();
-    next.catch(() => {});
     for (;;) {
-      const current = await next;
-      if (current.done) {
-        port.postMessage({ type: "end", counts: current.value } satisfies WorkerMessage);
+      const m = await batches.next();
+      if (m.type !== "batch") {
+        port.postMessage(m); // the end, or the reader's failure
         return;
       }
-      next = reader.next();
-      // Awaited next time round; if this batch's write fails first, its failure is the one reported.
-      next.catch(() => {});
-      const { records, ...checkpoint } = current.value;
-      const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
-      const state = await writeBatch(ctx, row, batch, write.timeZone, server);
+      const state = await writeBatch(ctx, row, m.batch, write.timeZone, server);
+      input.postMessage({ type: "ack" });
       port.postMessage({
         type: "written",
         state,
-        counts: batch.counts,
+        counts: m.batch.counts,
         server,
-        announced: batch.slow.length > 0,
+        announced: m.batch.slow.length > 0,
         timings: timingsSince(sent),
       } satisfies WorkerMessage);
       if (!state || state.cancelRequested) return;
       row = { ...row, ...state.totals };
     }
   } finally {
+    input.close();
     await pool.end();
   }
 }
 
-/** Hands each batch to the main thread, at most AHEAD before their acknowledgement. */
-async function readOnly(port: NonNullable<typeof parentPort>, data: WorkerData): Promise<void> {
+/** Sends each batch to `port`, at most AHEAD before their acknowledgement. */
+async function readAll(port: MessagePort, read: ReaderOptions): Promise<void> {
   let credits = AHEAD;
   let wake: (() => void) | null = null;
   port.on("message", (m: { type: string }) => {
@@ -111,21 +111,30 @@ async function readOnly(port: NonNullable<typeof parentPort>, data: WorkerData):
     wake?.();
     wake = null;
   });
-  const reader = readImport(data.read);
-  for (;;) {
-    const next = await reader.next();
-    if (next.done) {
-      port.postMessage({ type: "end", counts: next.value } satisfies WorkerMessage);
-      return;
+  try {
+    const reader = readImport(read);
+    for (;;) {
+      const next = await reader.next();
+      if (next.done) {
+        port.postMessage({ type: "end", counts: next.value } satisfies WorkerMessage);
+        return;
+      }
+      const { records, ...checkpoint } = next.value;
+      const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
+      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
+      credits--;
+      // The encoded values move without a copy.
+      port.postMessage({ type: "batch", batch } satisfies WorkerMessage, [
+        batch.values.bytes.buffer as ArrayBuffer,
+      ]);
     }
-    const { records, ...checkpoint } = next.value;
-    const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
-    while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
-    credits--;
-    // The encoded values move to the main thread without a copy.
-    port.postMessage({ type: "batch", batch } satisfies WorkerMessage, [
-      batch.values.bytes.buffer as ArrayBuffer,
-    ]);
+  } catch (e) {
+    port.postMessage({
+      type: "error",
+      message: e instanceof Error ? e.message : String(e),
+    } satisfies WorkerMessage);
+  } finally {
+    port.close();
   }
 }
 
@@ -141,8 +150,12 @@ async function main(): Promise<void> {
     }
   }
   const data = workerData as WorkerData;
+  if (data.role === "reader") {
+    await readAll(data.out ?? (port as unknown as MessagePort), data.read);
+    return;
+  }
   try {
-    await (data.write ? readAndWrite(port, data) : readOnly(port, data));
+    await writeAll(port as unknown as MessagePort, data.in, data.write);
   } catch (e) {
     port.postMessage({
       type: "error",
