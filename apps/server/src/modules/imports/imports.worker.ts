@@ -47,10 +47,10 @@ export type WorkerMessage =
 
 const AHEAD = 2;
 /**
- * The reader's scheduling priority (Linux nice, set for this thread only): when both cores are busy,
+ * The import threads' scheduling priority (Linux nice, set per thread): when both cores are busy,
  * requests on the main thread and the database go first, and the import takes what is left (R3).
  */
-const READER_NICE = 10;
+const IMPORT_NICE = 10;
 
 /** IMPORT_TIMINGS since the last call (the main thread adds them to its own). */
 function timingsSince(last: typeof IMPORT_TIMINGS): Partial<typeof IMPORT_TIMINGS> {
@@ -144,9 +144,9 @@ async function main(): Promise<void> {
   // Only Linux sets the priority of the calling thread alone; elsewhere it would be the whole server's.
   if (process.platform === "linux") {
     try {
-      os.setPriority(0, READER_NICE);
+      os.setPriority(0, IMPORT_NICE);
     } catch {
-      // Not permitted here: the reader runs at the server's priority.
+      // Not permitted here: the thread runs at the server's priority.
     }
   }
   const data = workerData as WorkerData;
