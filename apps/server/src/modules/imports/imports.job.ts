@@ -185,6 +185,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   }
   const options = row.options as ImportOptions;
   const databaseUrl = ctx.database.kind === "postgres" ? ctx.database.connectionString : undefined;
+  let announced = false;
   const reader = startThreads(
     {
       file,
@@ -222,11 +223,11 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
       }
       let state: BatchState | null;
       if (message.type === "written") {
-        // Committed by the reader: take over its counts, and have the batch's events delivered.
+        // Committed by the writer thread: take over its counts.
         state = message.state;
         Object.assign(server, message.server);
         addTimings(message.timings);
-        if (message.announced) void ctx.services.events.wake().catch(() => {});
+        announced ||= message.announced;
       } else {
         state = await writeBatch(ctx, row, message.batch, options.timeZone, server);
         await yieldToEventLoop();
@@ -250,5 +251,8 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
     throw error;
   } finally {
     await reader.stop();
+    // The writer thread's events are delivered once the run ends, leaving this thread to requests
+    // meanwhile (the dispatcher's every-minute pass delivers them during a long import).
+    if (announced) void ctx.services.events.wake().catch(() => {});
   }
 }
