@@ -19,7 +19,7 @@ import {
 } from "./lib/core-data.ts";
 import { registerErrorHandler } from "./lib/error-handler.ts";
 import { createEventBus } from "./lib/events.ts";
-import { defineFileRemovalJob } from "./lib/file-removals.ts";
+import { defineFileRemovalJob, FILE_REMOVAL_JOB } from "./lib/file-removals.ts";
 import { registerIdempotency } from "./lib/idempotency.ts";
 import { createJobRunner } from "./lib/jobs.ts";
 import { genRequestId, loggerOptions } from "./lib/logger.ts";
@@ -132,6 +132,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
     await jobs.start({ work: false });
     await reapplyDeletionLedger(registryEnv(ctx));
     await jobs.start({ work: options.workJobs !== false });
+    // Files queued for removal by a server killed meanwhile: its removal job may be held as running
+    // (on PostgreSQL until it expires), so a fresh one goes at once.
+    await jobs.send(FILE_REMOVAL_JOB, {});
   });
   app.addHook("onClose", async () => {
     await jobs.stop();
