@@ -24,21 +24,28 @@ async function benchAppleHealth(): Promise<void> {
   const counts = emptyCounts();
   for await (const c of generateAppleHealthExport(Number(process.env.BENCH_AH_MB ?? 200) * MB, counts))
     chunks.push(c);
-  await drain(importAppleHealthXml(replay(chunks.slice(0, 8))).batches); // warm-up
-  const best = { s: Number.POSITIVE_INFINITY, cpuS: Number.POSITIVE_INFINITY, records: 0 };
-  for (let run = 0; run < 3; run++) {
+  // Warm-up over the first 32 MB: the figures below are the steady state a long export runs in, not
+  // the optimising compiler's first seconds (run to run, the same pass varies by ±15 % here).
+  await drain(importAppleHealthXml(replay(chunks.slice(0, 32))).batches);
+  const runs: { s: number; cpuS: number; records: number }[] = [];
+  for (let run = 0; run < 5; run++) {
     const t0 = performance.now();
     const c0 = process.cpuUsage();
     const records = await drain(importAppleHealthXml(replay(chunks)).batches);
     const cpu = process.cpuUsage(c0);
-    const s = (performance.now() - t0) / 1000;
-    if (s < best.s) Object.assign(best, { s, records });
-    best.cpuS = Math.min(best.cpuS, (cpu.user + cpu.system) / 1e6);
+    runs.push({ s: (performance.now() - t0) / 1000, cpuS: (cpu.user + cpu.system) / 1e6, records });
   }
+  const bySpeed = [...runs].sort((a, b) => a.s - b.s);
+  const best = bySpeed[0] as (typeof runs)[number];
+  const median = bySpeed[2] as (typeof runs)[number];
+  const cpuS = Math.min(...runs.map((r) => r.cpuS));
   const name = "importers.applehealth_parse";
-  process.stdout.write(`BENCH ${name} throughput=${(counts.bytes / MB / best.s).toFixed(1)} MB/s\n`);
-  // CPU-time throughput: what one core does when the machine is shared (wall time then understates it).
-  process.stdout.write(`BENCH ${name} cpu_throughput=${(counts.bytes / MB / best.cpuS).toFixed(1)} MB/s\n`);
+  const mbps = (s: number) => (counts.bytes / MB / s).toFixed(1);
+  process.stdout.write(`BENCH ${name} throughput=${mbps(best.s)} MB/s\n`);
+  process.stdout.write(`BENCH ${name} throughput_median=${mbps(median.s)} MB/s\n`);
+  // CPU-time throughput, the process's (its garbage collector's and compiler's threads included): what
+  // the parse costs when the machine is shared (wall time then understates it).
+  process.stdout.write(`BENCH ${name} cpu_throughput=${mbps(cpuS)} MB/s\n`);
   process.stdout.write(`BENCH ${name} records=${Math.round(best.records / best.s)} records/s\n`);
 }
 

@@ -129,8 +129,9 @@ export function parseHealthDate(s: string): number {
     if (sign === 0) return Number.NaN;
     offsetMin = sign * ((d(21) * 10 + d(22)) * 60 + d(23) * 10 + d(24));
   }
-  const parts = [year, month, day, hour, minute, second, offsetMin];
-  if (parts.some((p) => Number.isNaN(p)) || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23) {
+  // A NaN digit makes the sum NaN: one check for all of them.
+  if (Number.isNaN(year + month + day + hour + minute + second + offsetMin)) return Number.NaN;
+  if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23) {
     return Number.NaN;
   }
   if (minute > 59 || second > 60 || s[4] !== "-" || s[7] !== "-" || s[13] !== ":") return Number.NaN;
