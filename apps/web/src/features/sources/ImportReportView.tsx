@@ -1,5 +1,6 @@
 import type { Import, ImportProblem } from "@tonus/contract";
 import { useTranslation } from "react-i18next";
+import { Link } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 
 const SHOWN_PROBLEMS = 20;
@@ -59,6 +60,13 @@ export function ImportReportView({ item }: { item: Import }) {
           </div>
         ))}
       </dl>
+      {report && report.imported > 0 && (
+        <nav className="import-report__next" aria-label={t("sources.report.next_label")}>
+          <Link to="/dashboard">{t("sources.report.see_dashboard")}</Link>
+          {report.measurements > 0 && <Link to="/measurements">{t("sources.report.see_measurements")}</Link>}
+          {report.bp_readings > 0 && <Link to="/blood-pressure">{t("sources.report.see_bp")}</Link>}
+        </nav>
+      )}
       {report && report.rejections.length > 0 && (
         <>
           <h4>{t("sources.report.problems")}</h4>

@@ -1,7 +1,11 @@
-import type { CsvPreview, SourceSummary } from "@tonus/contract";
-import { describe, expect, it } from "vitest";
+import { cleanup, render, screen } from "@testing-library/react";
+import type { CsvPreview, Import, ImportReport, SourceSummary } from "@tonus/contract";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { afterEach, describe, expect, it } from "vitest";
+import { changeLanguage } from "../../i18n/index.ts";
 import { buildMapping, initialChoices } from "./CsvMappingForm.tsx";
 import { matchesQuery } from "./DataSourcesPage.tsx";
+import { ImportReportView } from "./ImportReportView.tsx";
 import { formatBytes, fraction } from "./import-format.ts";
 import { listPath, sourcePath } from "./source-paths.ts";
 
@@ -76,5 +80,68 @@ describe("progress formatting", () => {
     expect(formatBytes(3 * 1024 ** 3, "ru", ["Б", "КБ", "МБ", "ГБ"])).toBe("3 ГБ");
     expect(fraction(5, 0)).toBe(0);
     expect(fraction(15, 10)).toBe(1);
+  });
+});
+
+describe("import report", () => {
+  afterEach(cleanup);
+  const done = (report: Partial<ImportReport>): Import => ({
+    id: "imp-1",
+    source_slug: "apple-health",
+    file_name: "export.zip",
+    size_bytes: 1000,
+    kind: "apple_health_zip",
+    status: "done",
+    cancel_requested: false,
+    created: "2026-11-27T09:00:00Z",
+    started_at: "2026-11-27T09:00:01Z",
+    finished_at: "2026-11-27T09:00:09Z",
+    progress: {
+      bytes_read: 1000,
+      bytes_total: 1000,
+      records_read: 12,
+      imported: 10,
+      duplicates: 2,
+      rejected: 0,
+    },
+    report: {
+      format: "apple_health_zip",
+      read: 12,
+      imported: 10,
+      duplicates: 2,
+      rejected: 0,
+      ignored: 0,
+      measurements: 0,
+      bp_readings: 0,
+      rejections: [],
+      warnings: [],
+      fatal: null,
+      ...report,
+    },
+    preview: null,
+  });
+  const show = async (item: Import, lang: "en" | "ru") => {
+    await changeLanguage(lang);
+    const router = createMemoryRouter([{ path: "/", element: <ImportReportView item={item} /> }]);
+    render(<RouterProvider router={router} />);
+  };
+
+  it("leads to where the imported data shows: the dashboard, and the measurements or the log when it holds some", async () => {
+    await show(done({ measurements: 3 }), "en");
+    const next = screen.getByRole("navigation", { name: "Where to see the imported data" });
+    expect([...next.querySelectorAll("a")].map((a) => [a.textContent, a.getAttribute("href")])).toEqual([
+      ["See it on the dashboard", "/dashboard"],
+      ["Open your measurements", "/measurements"],
+    ]);
+    cleanup();
+    await show(done({ bp_readings: 1 }), "ru");
+    const links = screen.getAllByRole("link").map((a) => a.textContent);
+    expect(links).toEqual(["Посмотреть на дашборде", "Открыть дневник давления"]);
+  });
+
+  it("offers no links when nothing new was imported", async () => {
+    await show(done({ imported: 0, duplicates: 12 }), "en");
+    expect(screen.queryByRole("navigation")).toBeNull();
+    expect(screen.queryAllByRole("link")).toEqual([]);
   });
 });
