@@ -31,24 +31,61 @@ const SIZE_MB = Number(process.env.BENCH_IMPORT_MB ?? 20);
 const POSTGRES = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
 const backend = POSTGRES ? "pg" : "pglite";
 
-/** CPU seconds (user + system) of the database's backends, read from /proc (PostgreSQL on this host). */
-async function backendCpuS(app: App): Promise<number | null> {
-  if (!POSTGRES || !fs.existsSync("/proc/self/stat")) return null;
-  const rows = await app.ctx.database.query<{ pid: number }>(
-    "select pid from pg_stat_activity where datname = current_database()",
-  );
-  const tick = 100; // USER_HZ on Linux
-  let total = 0;
-  for (const { pid } of rows.rows) {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += (Number(fields[11]) + Number(fields[12])) / tick;
-    } catch {
-      return null;
-    }
+/** CPU seconds (user + system) of a process, from /proc (clock ticks of 1/100 s on Linux). */
+function processCpuS(pid: string): number | null {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null; // it ended meanwhile
   }
-  return total;
+}
+
+/**
+ * The CPU the PostgreSQL backends of database `name` on this host spend: each backend's process title
+ * names its database, so backends that come and go during the run (the import writer's own
+ * connection) are counted too, sampled until they end. `total` answers null off Linux.
+ */
+function backendCpuTracker(name: string) {
+  const linux = fs.existsSync("/proc/self/stat");
+  const first = new Map<string, number>();
+  const last = new Map<string, number>();
+  // Processes that are not PostgreSQL's, so the sampling (on the main thread) reads little.
+  const others = new Set<string>();
+  const sample = (isStart: boolean) => {
+    if (!linux) return;
+    for (const pid of fs.readdirSync("/proc")) {
+      if (others.has(pid) || !/^\d+$/.test(pid)) continue;
+      if (!first.has(pid)) {
+        let title = "";
+        try {
+          title = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8");
+        } catch {
+          // ended meanwhile
+        }
+        // A backend just forked has its final title a few milliseconds later: PostgreSQL's processes
+        // are looked at again each time, the rest never.
+        if (!title.includes("postgres")) others.add(pid);
+        if (!title.startsWith("postgres:") || !title.includes(` ${name} `)) continue;
+      }
+      const cpu = processCpuS(pid);
+      if (cpu === null) continue;
+      // A backend born during the run spent all its CPU on it.
+      if (!first.has(pid)) first.set(pid, isStart ? cpu : 0);
+      last.set(pid, cpu);
+    }
+  };
+  sample(true);
+  return {
+    sample: () => sample(false),
+    total: (): number | null => {
+      if (!linux) return null;
+      let sum = 0;
+      for (const [pid, cpu] of last) sum += cpu - (first.get(pid) ?? 0);
+      return sum;
+    },
+  };
 }
 
 function p99(samples: number[]): number {
@@ -136,7 +173,8 @@ async function main(): Promise<void> {
     loopDelay.enable();
     const cpu0 = process.cpuUsage();
     const main0 = process.threadCpuUsage();
-    const pg0 = await backendCpuS(app);
+    const pg = databaseUrl ? backendCpuTracker(new URL(databaseUrl).pathname.slice(1)) : null;
+    const pgSampler = setInterval(() => pg?.sample(), 100);
     const t0 = performance.now();
     const created = await createImport(app.ctx, jobRef as never, userId, {
       storedName,
@@ -158,7 +196,8 @@ async function main(): Promise<void> {
     loopDelay.disable();
     const cpu = process.cpuUsage(cpu0);
     const main = process.threadCpuUsage(main0);
-    const pg1 = await backendCpuS(app);
+    clearInterval(pgSampler);
+    pg?.sample();
     const records = (current.report?.imported ?? 0) + (current.report?.duplicates ?? 0);
     const name = `imports.apple_health_${backend}`;
     const line = (metric: string, value: string, unit: string) =>
@@ -186,7 +225,7 @@ async function main(): Promise<void> {
     );
     const mainS = (main.user + main.system) / 1e6;
     const allS = (cpu.user + cpu.system) / 1e6;
-    const pgS = pg0 !== null && pg1 !== null ? pg1 - pg0 : null;
+    const pgS = pg?.total() ?? null;
     process.stdout.write(
       `# CPU: main thread ${mainS.toFixed(2)} s, reader thread and the rest ${(allS - mainS).toFixed(2)} s${pgS !== null ? `, PostgreSQL backends ${pgS.toFixed(2)} s` : ""} (wall ${seconds.toFixed(2)} s, load ${os.loadavg()[0]?.toFixed(1)})\n`,
     );
