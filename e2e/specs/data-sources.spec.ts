@@ -1,7 +1,8 @@
 // Data sources (issue 7) in Chromium, in English and Russian: find Apple Health in the catalogue, read
 // that connecting it is done in the mobile app only, upload a generated export.zip, watch the progress,
 // read the report, check through the API that the values, RR measurements and readings arrived, then
-// upload an export.xml of a known day and find its steps and heart rate for that day on the dashboard.
+// upload an export.xml of a known day, follow the report's link to the dashboard and find that day's
+// steps and heart rate there.
 // axe on the list, the entry, the report and the dashboard.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
@@ -135,8 +136,14 @@ for (const { lang, browserLocale } of LANGS) {
       const flows = (await (await page.request.get(API.chartFlows)).json()) as ChartFlows;
       const label = (metric: string) =>
         flows.items.flatMap((i) => i.series).find((s) => s.metric === metric)?.label[lang] ?? metric;
+      // The report leads to the dashboard.
+      const next = page.getByRole("navigation", { name: t("sources.report.next_label") });
+      await expect(next.getByRole("link")).toHaveText([t("sources.report.see_dashboard")]);
+      await next.getByRole("link", { name: t("sources.report.see_dashboard") }).click();
+      await expect(page).toHaveURL(/\/dashboard$/);
       const dashboard = dashboardPage(page, lang);
-      await dashboard.open();
+      await expect(page.getByRole("heading", { level: 1, name: t("dashboard.title") })).toBeVisible();
+      await expect(dashboard.tab("health")).toHaveAttribute("aria-selected", "true");
       await expect(dashboard.preset("last_30_days")).toBeChecked();
       // Heart rate is one of the table's columns from the start; steps are added from the chooser.
       const steps = await dashboard.parameter(label("steps"));
