@@ -142,7 +142,8 @@ function UploadBar({
   );
 }
 
-function ImportView({
+/** One import while it runs (progress, cancel), needs its columns chosen, or has ended (the report). */
+export function ImportView({
   item,
   units,
   onCancel,
@@ -159,23 +160,38 @@ function ImportView({
   if (item.status === "needs_mapping" && item.preview)
     return <CsvMappingForm item={item} preview={item.preview} onCancel={onCancel} />;
   if (!isActive(item)) return <ImportReportView item={item} />;
+  const started = item.progress.bytes_read > 0;
   return (
     <div className="import-progress" aria-live="polite">
       <h3 id={labelId}>{t(`sources.import.status.${item.status}`, { name: item.file_name })}</h3>
-      <progress
-        aria-labelledby={labelId}
-        value={fraction(item.progress.bytes_read, item.progress.bytes_total)}
-        max={1}
-      />
+      {started ? (
+        <progress
+          aria-labelledby={labelId}
+          value={fraction(item.progress.bytes_read, item.progress.bytes_total)}
+          max={1}
+        />
+      ) : (
+        // Nothing read yet (waiting for its turn, or the reader starting): a bar without a value moves
+        // on its own, where one at zero would look stuck.
+        <progress aria-labelledby={labelId} />
+      )}
       <p>
-        {t("sources.import.progress", {
-          read: formatBytes(item.progress.bytes_read, i18n.language, units),
-          total: formatBytes(item.progress.bytes_total, i18n.language, units),
-        })}{" "}
-        {t("sources.import.records", {
-          count: item.progress.imported,
-          formatted: number(item.progress.imported),
-        })}
+        {started ? (
+          <>
+            {t("sources.import.progress", {
+              read: formatBytes(item.progress.bytes_read, i18n.language, units),
+              total: formatBytes(item.progress.bytes_total, i18n.language, units),
+            })}{" "}
+            {t("sources.import.records", {
+              count: item.progress.imported,
+              formatted: number(item.progress.imported),
+            })}
+          </>
+        ) : (
+          t("sources.import.preparing", {
+            total: formatBytes(item.progress.bytes_total, i18n.language, units),
+          })
+        )}
       </p>
       <Button variant="secondary" onClick={onCancel} isBusy={isCancelling} disabled={isCancelling}>
         {isCancelling ? t("sources.import.cancelling") : t("sources.import.cancel")}

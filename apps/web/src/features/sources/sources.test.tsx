@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
 import { buildMapping, initialChoices } from "./CsvMappingForm.tsx";
 import { matchesQuery } from "./DataSourcesPage.tsx";
+import { ImportView } from "./ImportPanel.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
 import { formatBytes, fraction } from "./import-format.ts";
 import { listPath, sourcePath } from "./source-paths.ts";
@@ -143,5 +144,45 @@ describe("import report", () => {
     await show(done({ imported: 0, duplicates: 12 }), "en");
     expect(screen.queryByRole("navigation")).toBeNull();
     expect(screen.queryAllByRole("link")).toEqual([]);
+  });
+});
+
+describe("import progress", () => {
+  afterEach(cleanup);
+  const running = (bytesRead: number): Import => ({
+    id: "imp-2",
+    source_slug: "apple-health",
+    file_name: "export.zip",
+    size_bytes: 2048,
+    kind: "apple_health_zip",
+    status: "running",
+    cancel_requested: false,
+    created: "2026-11-27T09:00:00Z",
+    started_at: "2026-11-27T09:00:01Z",
+    finished_at: null,
+    progress: {
+      bytes_read: bytesRead,
+      bytes_total: 2048,
+      records_read: 0,
+      imported: 0,
+      duplicates: 0,
+      rejected: 0,
+    },
+    report: null,
+    preview: null,
+  });
+  const show = (item: Import) =>
+    render(<ImportView item={item} units={["B", "KB", "MB"]} onCancel={() => {}} isCancelling={false} />);
+
+  it("says it is getting ready, with a moving bar, until the first bytes are read, then counts them", async () => {
+    await changeLanguage("en");
+    show(running(0));
+    expect(screen.getByText("Getting ready to read 2 KB…")).toBeTruthy();
+    expect(screen.getByRole("progressbar").hasAttribute("value")).toBe(false);
+    cleanup();
+    await changeLanguage("ru");
+    show(running(1024));
+    expect(screen.getByText(/^Прочитано 1 KB из 2 KB\./)).toBeTruthy();
+    expect((screen.getByRole("progressbar") as HTMLProgressElement).value).toBe(0.5);
   });
 });
