@@ -16,7 +16,7 @@ const IFTTT_URI = "https://ifttt.com/channels/tonus/authorize";
 const PUBLIC_URI = "https://app.example.com:8443/cb?x=1";
 const HEAVY = Boolean(process.env.TONUS_HEAVY);
 
-const verifier = "v".repeat(20) + "0123456789abcdefghijklmnopqrstuvwxyz";
+const verifier = `${"v".repeat(20)}0123456789abcdefghijklmnopqrstuvwxyz`;
 const challenge = createHash("sha256").update(verifier).digest("base64url");
 
 function authorizeUrl(params: Record<string, string>): string {
