@@ -84,43 +84,46 @@ describe("progress formatting", () => {
   });
 });
 
+/** An Apple Health import of 2 KB as the API answers it, running unless `over` says otherwise. */
+const anImport = (over: Partial<Import> = {}): Import => ({
+  id: "imp-1",
+  source_slug: "apple-health",
+  file_name: "export.zip",
+  size_bytes: 2048,
+  kind: "apple_health_zip",
+  status: "running",
+  cancel_requested: false,
+  created: "2026-11-27T09:00:00Z",
+  started_at: "2026-11-27T09:00:01Z",
+  finished_at: null,
+  progress: { bytes_read: 0, bytes_total: 2048, records_read: 0, imported: 0, duplicates: 0, rejected: 0 },
+  report: null,
+  preview: null,
+  ...over,
+});
+
 describe("import report", () => {
   afterEach(cleanup);
-  const done = (report: Partial<ImportReport>): Import => ({
-    id: "imp-1",
-    source_slug: "apple-health",
-    file_name: "export.zip",
-    size_bytes: 1000,
-    kind: "apple_health_zip",
-    status: "done",
-    cancel_requested: false,
-    created: "2026-11-27T09:00:00Z",
-    started_at: "2026-11-27T09:00:01Z",
-    finished_at: "2026-11-27T09:00:09Z",
-    progress: {
-      bytes_read: 1000,
-      bytes_total: 1000,
-      records_read: 12,
-      imported: 10,
-      duplicates: 2,
-      rejected: 0,
-    },
-    report: {
-      format: "apple_health_zip",
-      read: 12,
-      imported: 10,
-      duplicates: 2,
-      rejected: 0,
-      ignored: 0,
-      measurements: 0,
-      bp_readings: 0,
-      rejections: [],
-      warnings: [],
-      fatal: null,
-      ...report,
-    },
-    preview: null,
-  });
+  const done = (report: Partial<ImportReport>): Import =>
+    anImport({
+      status: "done",
+      finished_at: "2026-11-27T09:00:09Z",
+      progress: { ...anImport().progress, bytes_read: 2048, records_read: 12, imported: 10, duplicates: 2 },
+      report: {
+        format: "apple_health_zip",
+        read: 12,
+        imported: 10,
+        duplicates: 2,
+        rejected: 0,
+        ignored: 0,
+        measurements: 0,
+        bp_readings: 0,
+        rejections: [],
+        warnings: [],
+        fatal: null,
+        ...report,
+      },
+    });
   const show = async (item: Import, lang: "en" | "ru") => {
     await changeLanguage(lang);
     const router = createMemoryRouter([{ path: "/", element: <ImportReportView item={item} /> }]);
@@ -149,28 +152,8 @@ describe("import report", () => {
 
 describe("import progress", () => {
   afterEach(cleanup);
-  const running = (bytesRead: number): Import => ({
-    id: "imp-2",
-    source_slug: "apple-health",
-    file_name: "export.zip",
-    size_bytes: 2048,
-    kind: "apple_health_zip",
-    status: "running",
-    cancel_requested: false,
-    created: "2026-11-27T09:00:00Z",
-    started_at: "2026-11-27T09:00:01Z",
-    finished_at: null,
-    progress: {
-      bytes_read: bytesRead,
-      bytes_total: 2048,
-      records_read: 0,
-      imported: 0,
-      duplicates: 0,
-      rejected: 0,
-    },
-    report: null,
-    preview: null,
-  });
+  const running = (bytesRead: number): Import =>
+    anImport({ progress: { ...anImport().progress, bytes_read: bytesRead } });
   const show = (item: Import) =>
     render(<ImportView item={item} units={["B", "KB", "MB"]} onCancel={() => {}} isCancelling={false} />);
 
