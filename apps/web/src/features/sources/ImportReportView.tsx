@@ -1,7 +1,8 @@
 import type { Import, ImportProblem } from "@tonus/contract";
 import { useTranslation } from "react-i18next";
-import { Link } from "react-router";
+import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
+import { isMobileBack } from "./source-paths.ts";
 
 const SHOWN_PROBLEMS = 20;
 
@@ -23,6 +24,8 @@ export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
   const where = useWhere();
   const report = item.report;
+  // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
+  const inApp = isMobileBack(useLocation().pathname);
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   const finished = item.finished_at
     ? new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
@@ -60,7 +63,7 @@ export function ImportReportView({ item }: { item: Import }) {
           </div>
         ))}
       </dl>
-      {report && report.imported > 0 && (
+      {report && report.imported > 0 && !inApp && (
         <nav className="import-report__next" aria-label={t("sources.report.next_label")}>
           <Link to="/dashboard">{t("sources.report.see_dashboard")}</Link>
           {report.measurements > 0 && <Link to="/measurements">{t("sources.report.see_measurements")}</Link>}

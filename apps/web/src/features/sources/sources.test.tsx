@@ -124,9 +124,11 @@ describe("import report", () => {
         ...report,
       },
     });
-  const show = async (item: Import, lang: "en" | "ru") => {
+  const show = async (item: Import, lang: "en" | "ru", at = "/data-sources/apple-health") => {
     await changeLanguage(lang);
-    const router = createMemoryRouter([{ path: "/", element: <ImportReportView item={item} /> }]);
+    const router = createMemoryRouter([{ path: "*", element: <ImportReportView item={item} /> }], {
+      initialEntries: [at],
+    });
     render(<RouterProvider router={router} />);
   };
 
@@ -143,9 +145,13 @@ describe("import report", () => {
     expect(links).toEqual(["Посмотреть на дашборде", "Открыть дневник давления"]);
   });
 
-  it("offers no links when nothing new was imported", async () => {
+  it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
     await show(done({ imported: 0, duplicates: 12 }), "en");
     expect(screen.queryByRole("navigation")).toBeNull();
+    expect(screen.queryAllByRole("link")).toEqual([]);
+    cleanup();
+    await show(done({ measurements: 3 }), "en", "/data-sources-mobile-back/apple-health");
+    expect(screen.getByText("10")).toBeTruthy();
     expect(screen.queryAllByRole("link")).toEqual([]);
   });
 });
