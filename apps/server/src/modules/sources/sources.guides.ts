@@ -23,11 +23,11 @@ export const GUIDES = {
   },
   apple_health_app: {
     en: [
-      "Apple lets only apps on the iPhone itself read Health data, so the connection is made in the Tonus app for iPhone.",
+      "Connecting or disconnecting Apple Health is done in the Tonus mobile app only: Apple lets only apps on the iPhone itself read Health data.",
       "On this website, import the export file instead (the file method on this page).",
     ],
     ru: [
-      "Apple разрешает читать данные «Здоровья» только приложениям на самом iPhone, поэтому подключение делается в приложении Tonus для iPhone.",
+      "Подключить или отключить Apple Health можно только в мобильном приложении Tonus: Apple разрешает читать данные «Здоровья» лишь приложениям на самом iPhone.",
       "На этом сайте вместо этого импортируйте файл экспорта (способ с файлом на этой странице).",
     ],
   },
