@@ -164,17 +164,13 @@ export function ImportView({
   return (
     <div className="import-progress" aria-live="polite">
       <h3 id={labelId}>{t(`sources.import.status.${item.status}`, { name: item.file_name })}</h3>
-      {started ? (
-        <progress
-          aria-labelledby={labelId}
-          value={fraction(item.progress.bytes_read, item.progress.bytes_total)}
-          max={1}
-        />
-      ) : (
-        // Nothing read yet (waiting for its turn, or the reader starting): a bar without a value moves
-        // on its own, where one at zero would look stuck.
-        <progress aria-labelledby={labelId} />
-      )}
+      {/* Nothing read yet (waiting for its turn, or the reader starting): a bar without a value moves
+          on its own, where one at zero would look stuck. */}
+      <progress
+        aria-labelledby={labelId}
+        value={started ? fraction(item.progress.bytes_read, item.progress.bytes_total) : undefined}
+        max={1}
+      />
       <p>
         {started ? (
           <>
