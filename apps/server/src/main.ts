@@ -1,9 +1,9 @@
 import fs from "node:fs";
 import path from "node:path";
-import { buildApp } from "./app.ts";
 import { acquireDataDirLock, DataDirLockedError, removeStalePostmasterPid } from "./db/lock.ts";
 import { ConfigError, loadConfig } from "./lib/config.ts";
 import { randomToken } from "./lib/crypto.ts";
+import { speedUpPackageLoading } from "./lib/module-resolution.ts";
 
 function fail(message: string): never {
   process.stderr.write(`tonus: ${message}\n`);
@@ -47,6 +47,9 @@ async function main(): Promise<void> {
     config.secretKey = readOrCreateSecret(config.DATA_DIR);
   }
   const firstStart = !config.DATABASE_URL && !fs.existsSync(path.join(config.DATA_DIR, "pgdata"));
+  // The app's modules are loaded once the hook is in place (a static import is resolved before it).
+  speedUpPackageLoading();
+  const { buildApp } = await import("./app.ts");
   const app = await buildApp(config);
   app.addHook("onClose", async () => releaseLock());
 
