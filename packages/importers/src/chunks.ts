@@ -1,3 +1,19 @@
+/**
+ * Bytes decoded into one string at a time. V8 allocates a string over 128 KB outside its young
+ * generation, and text decoded from the file reader's 256 KB chunks scanned far slower: an Apple
+ * Health export at 63 MB/s instead of 177 MB/s. Slices of 32 KB give strings of at most 64 KB.
+ */
+export const DECODE_SLICE_BYTES = 32 * 1024;
+
+/** `chunk` decoded by a streaming `decoder`, slice by slice (see DECODE_SLICE_BYTES). */
+export function* decodeSlices(
+  decoder: InstanceType<typeof TextDecoder>,
+  chunk: Uint8Array,
+): Generator<string> {
+  for (let i = 0; i < chunk.length; i += DECODE_SLICE_BYTES)
+    yield decoder.decode(chunk.subarray(i, i + DECODE_SLICE_BYTES), { stream: true });
+}
+
 /** Yields `bytes` in slices of `chunkSize` (tests, and callers that already hold a small file). */
 export async function* chunksOf(bytes: Uint8Array, chunkSize = 64 * 1024): AsyncGenerator<Uint8Array> {
   for (let i = 0; i < bytes.length; i += chunkSize)

@@ -17,7 +17,7 @@ export {
   type XmlHandler,
   XmlScanner,
 } from "./apple-health/xml-scanner.ts";
-export { chunksOf, collect, peek } from "./chunks.ts";
+export { chunksOf, collect, DECODE_SLICE_BYTES, decodeSlices, peek } from "./chunks.ts";
 export {
   type CsvColumn,
   type CsvImportOptions,

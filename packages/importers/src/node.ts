@@ -5,6 +5,9 @@
 import fs from "node:fs";
 import type { RandomAccessSource } from "./zip/zip-reader.ts";
 
+/** The size of the chunks `readFileChunks` reads by default. */
+export const FILE_CHUNK_BYTES = 256 * 1024;
+
 /** Reads a file as a stream of chunks of at most `chunkSize` bytes, starting at byte `start`. */
 export function readFileChunks(
   file: string,
@@ -12,7 +15,7 @@ export function readFileChunks(
 ): AsyncIterable<Uint8Array> {
   return fs.createReadStream(file, {
     start: options.start ?? 0,
-    highWaterMark: options.chunkSize ?? 256 * 1024,
+    highWaterMark: options.chunkSize ?? FILE_CHUNK_BYTES,
   });
 }
 

@@ -2,6 +2,8 @@ import { describe, expect, it } from "vitest";
 import {
   chunksOf,
   collect,
+  DECODE_SLICE_BYTES,
+  decodeText,
   type ImportRecord,
   importCsv,
   importHealthExport,
@@ -26,6 +28,33 @@ const values = (records: ImportRecord[], metric: string) =>
 async function* text(...parts: string[]) {
   yield* parts;
 }
+
+describe("decodeText", () => {
+  // Whole chunks are decoded in slices of DECODE_SLICE_BYTES: characters cut by a slice's end must
+  // come out whole, and an invalid byte must be reported where it is in the file.
+  it("decodes characters cut at every slice boundary of a large chunk", async () => {
+    for (const char of ["й", "€", "😀"]) {
+      for (let shift = 0; shift < 4; shift++) {
+        const pad = "a".repeat(DECODE_SLICE_BYTES - shift);
+        const original = `${pad}${char}${pad}${char}${"b".repeat(5000)}`;
+        const bytes = utf8(original);
+        const decoded = (await collect(decodeText(chunksOf(bytes, bytes.length)))).join("");
+        expect(decoded).toBe(original);
+        // and cut by chunk ends too
+        expect((await collect(decodeText(chunksOf(bytes, DECODE_SLICE_BYTES + 1)))).join("")).toBe(original);
+      }
+    }
+  });
+
+  it("reports the offset of an invalid byte past the first slice", async () => {
+    const bytes = utf8(`${"x".repeat(3 * DECODE_SLICE_BYTES)}\n`);
+    const at = 2 * DECODE_SLICE_BYTES + 123;
+    bytes[at] = 0xff;
+    await expect(collect(decodeText(chunksOf(bytes, bytes.length)))).rejects.toMatchObject({
+      rejection: { reason: "not_utf8", offset: at },
+    });
+  });
+});
 
 describe("readCsvRows", () => {
   it("reads quoted fields with delimiters, doubled quotes and line breaks, whatever the chunking", async () => {

@@ -1,5 +1,6 @@
 // Apple Health export.xml → Tonus records, streaming: the scanner keeps only unfinished markup between
 // chunks and the mapper only the element being read (a Record with its beats, a Correlation, a Workout).
+import { decodeSlices } from "../chunks.ts";
 import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail } from "../report.ts";
 import type { ImportOptions, ImportRecord, ImportReport, ImportSession } from "../types.ts";
@@ -74,7 +75,7 @@ export async function* runAppleHealthXml(
         }
         inputBytes += chunk.length;
         if (countBytes) report.bytesRead += chunk.length;
-        scanner.push(decoder.decode(chunk, { stream: true }));
+        for (const text of decodeSlices(decoder, chunk)) scanner.push(text);
         // A checkpoint where only the root is open: everything before it has been yielded (with this
         // batch) and a restart from it reads the rest exactly once.
         // Batches are handed out only there, so the offset always matches what was yielded.

@@ -1,6 +1,7 @@
 // Bytes → text for the text formats (CSV, Fitbit JSON): a byte-order mark picks UTF-8 or UTF-16; without
 // one the text must be valid UTF-8 unless the caller names the encoding (windows-1251 from a Russian
 // Excel, say). Invalid UTF-8 is not guessed at: the import ends with `not_utf8` and where it was found.
+import { decodeSlices } from "../chunks.ts";
 import { ImportInputError } from "../errors.ts";
 
 /** Options for {@link decodeText}. */
@@ -56,9 +57,9 @@ export async function* decodeText(
         throw new ImportInputError({ reason: "unknown_format", detail: `encoding ${encoding}` });
       }
     }
-    let text: string;
+    const texts: string[] = [];
     try {
-      text = decoder.decode(chunk, { stream: true });
+      for (const text of decodeSlices(decoder, chunk)) if (text.length > 0) texts.push(text);
     } catch {
       const at = encoding === "utf-8" ? firstInvalidUtf8(chunk) : 0;
       throw new ImportInputError({
@@ -68,7 +69,7 @@ export async function* decodeText(
       });
     }
     progress.bytes += chunk.length;
-    if (text.length > 0) yield text;
+    yield* texts;
   }
   if (decoder) {
     let tail: string;
