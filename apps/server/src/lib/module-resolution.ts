@@ -1,8 +1,8 @@
 // Faster loading of ES-module packages. For every file it loads, Node 24 looks up the file's package
 // and spreads its package.json, which parses the package's whole "exports" map again each time.
 // drizzle-orm's package.json is 179 KB and the server loads over 100 of its files, so loading drizzle
-// cost about a second of CPU on every thread that loads it: the server's at start, and each import's
-// reader and writer threads (measured: drizzle's modules in 987 ms without this hook, 80 ms with it).
+// cost about a second of CPU on every thread that loads it (measured: drizzle's modules in 987 ms
+// without this hook, 80 ms with it). The server (main.ts) and the CLI (cli.ts) register it.
 // The hook resolves a relative import between the files of an installed ES-module package itself, to
 // the same URL and format Node would answer, and leaves every other import to Node.
 import fs from "node:fs";
@@ -59,7 +59,7 @@ export function resolveWithinPackage(
 
 let registered = false;
 
-/** Registers the hook on the calling thread (each worker thread registers its own). Idempotent. */
+/** Registers the hook on the calling thread (a worker thread would need its own). Idempotent. */
 export function speedUpPackageLoading(): void {
   if (registered) return;
   registered = true;

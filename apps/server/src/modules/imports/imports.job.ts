@@ -56,7 +56,7 @@ function toImporterMapping(m: WireMapping): CsvMapping {
   };
 }
 
-const WORKER = new URL("./imports.thread.ts", import.meta.url);
+const WORKER = new URL("./imports.worker.ts", import.meta.url);
 
 /**
  * Starts the import's threads: a reader, and on PostgreSQL a writer that takes the reader's batches

@@ -140,7 +140,7 @@ async function readAll(port: MessagePort, read: ReaderOptions): Promise<void> {
 
 async function main(): Promise<void> {
   const port = parentPort;
-  if (!port) throw new Error("imports.worker.ts runs only as a worker thread (started by imports.thread.ts)");
+  if (!port) throw new Error("imports.worker.ts runs only as a worker thread");
   // Only Linux sets the priority of the calling thread alone; elsewhere it would be the whole server's.
   if (process.platform === "linux") {
     try {
