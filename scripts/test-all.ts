@@ -42,14 +42,73 @@ function readJson(file: string): unknown {
   }
 }
 
-const vitest = readJson(`${results}/vitest.json`) as
-  | { numPassedTests?: number; numFailedTests?: number }
-  | undefined;
+type VitestReport = {
+  numPassedTests?: number;
+  numFailedTests?: number;
+  testResults?: {
+    name?: string;
+    message?: string;
+    assertionResults?: { fullName?: string; status?: string; failureMessages?: string[] }[];
+  }[];
+};
+type E2eSuite = {
+  title?: string;
+  file?: string;
+  specs?: {
+    title?: string;
+    line?: number;
+    tests?: { status?: string; results?: { error?: { message?: string } }[] }[];
+  }[];
+  suites?: E2eSuite[];
+};
+type E2eReport = { stats?: { expected?: number; unexpected?: number; flaky?: number }; suites?: E2eSuite[] };
+
+/** The first lines of an error, enough to tell which assertion failed without the whole stack. */
+function firstLines(text: string | undefined, n = 6): string {
+  return (text ?? "")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .slice(0, n)
+    .map((l) => `      ${l.slice(0, 300)}`)
+    .join("\n");
+}
+
+function vitestFailures(report: VitestReport | undefined): string[] {
+  const out: string[] = [];
+  for (const file of report?.testResults ?? []) {
+    const where = (file.name ?? "").replace(`${process.cwd()}/`, "");
+    const failedTests = (file.assertionResults ?? []).filter((a) => a.status === "failed");
+    for (const a of failedTests)
+      out.push(`  ✗ ${where} › ${a.fullName}\n${firstLines(a.failureMessages?.[0])}`);
+    // A file that failed outside any test (an import error, a crashed worker) has only a message.
+    if (failedTests.length === 0 && file.message) out.push(`  ✗ ${where}\n${firstLines(file.message)}`);
+  }
+  return out;
+}
+
+function e2eFailures(report: E2eReport | undefined): string[] {
+  const out: string[] = [];
+  const walk = (suite: E2eSuite, titles: string[]) => {
+    const path = suite.title && !suite.file?.endsWith(suite.title) ? [...titles, suite.title] : titles;
+    for (const spec of suite.specs ?? []) {
+      for (const t of spec.tests ?? []) {
+        if (t.status !== "unexpected") continue;
+        const error = t.results?.at(-1)?.error?.message;
+        out.push(
+          `  ✗ ${suite.file}:${spec.line} › ${[...path, spec.title].join(" › ")}\n${firstLines(error)}`,
+        );
+      }
+    }
+    for (const child of suite.suites ?? []) walk({ file: suite.file, ...child }, path);
+  };
+  for (const s of report?.suites ?? []) walk(s, []);
+  return out;
+}
+
+const vitest = readJson(`${results}/vitest.json`) as VitestReport | undefined;
 passed += vitest?.numPassedTests ?? 0;
 failed += vitest?.numFailedTests ?? 0;
-const e2e = readJson(`${results}/e2e.json`) as
-  | { stats?: { expected?: number; unexpected?: number; flaky?: number } }
-  | undefined;
+const e2e = readJson(`${results}/e2e.json`) as E2eReport | undefined;
 passed += (e2e?.stats?.expected ?? 0) + (e2e?.stats?.flaky ?? 0);
 failed += e2e?.stats?.unexpected ?? 0;
 
@@ -60,6 +119,9 @@ const stepFailures = failedSteps.filter(
     !(s === "e2e" && (e2e?.stats?.unexpected ?? 0) > 0),
 );
 failed += stepFailures.length;
+// CI keeps only the end of the output, so the failures are named again just above the closing line.
+const failures = [...vitestFailures(vitest), ...e2eFailures(e2e)];
+if (failures.length) process.stdout.write(`\nFailed tests:\n${failures.join("\n")}\n`);
 if (stepFailures.length) process.stdout.write(`\nFailed steps: ${stepFailures.join(", ")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);

@@ -246,7 +246,9 @@ describe.each(BACKENDS)("userpic upload on %s", (backend) => {
     });
     expect(res.statusCode).toBe(400);
     expect(res.json().code).toBe("invalid_image");
-    expect(performance.now() - started).toBeLessThan(500);
+    // Decoding the pixels the header claims would take far longer; the bound is as loose as the bombs'
+    // below so that a busy machine does not fail it.
+    expect(performance.now() - started).toBeLessThan(3000);
   });
 
   it("refuses a non-multipart body with a 4xx", async () => {
