@@ -277,7 +277,9 @@ describe.each(BACKENDS)("userpic upload on %s", (backend) => {
       // is loose so a busy machine does not fail it; the exact time is not the point.
       expect(elapsedMs, bomb.filename).toBeLessThan(3000);
     }
-    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(50 * 1024 * 1024);
+    // Decoding the 16,000² PNG would take a gigabyte, the 30,000² one and the 100,000² BMP more; the
+    // bound leaves room for what else this process does meanwhile (PGlite's heap grows in large steps).
+    expect(process.memoryUsage().rss - rssBefore).toBeLessThan(200 * 1024 * 1024);
   });
 
   it("strips EXIF, GPS and XMP and applies the orientation (U3)", async () => {
