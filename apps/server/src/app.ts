@@ -39,7 +39,13 @@ export type BuildOptions = {
 };
 
 /** One registered route, as collected by the onRoute hook (tests walk this table). */
-export type RouteInfo = { method: string; url: string; config: Record<string, unknown> };
+export type RouteInfo = {
+  method: string;
+  url: string;
+  config: Record<string, unknown>;
+  /** The route's body schema (the contract's zod schema), when it declares one. */
+  bodySchema?: unknown;
+};
 
 export type App = FastifyInstance & { ctx: AppContext; routeTable: RouteInfo[] };
 
@@ -103,7 +109,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      routeTable.push({ method, url: route.url, config: (route.config ?? {}) as Record<string, unknown> });
+      const bodySchema = (route.schema as { body?: unknown } | undefined)?.body;
+      routeTable.push({
+        method,
+        url: route.url,
+        config: (route.config ?? {}) as Record<string, unknown>,
+        ...(bodySchema ? { bodySchema } : {}),
+      });
     }
   });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { EmailSchema, LocaleSchema, TimeZoneSchema } from "./common.ts";
+import { EmailSchema, isStorable, LocaleSchema, NOT_STORABLE, TimeZoneSchema } from "./common.ts";
 
 /** Passwords: at least 8 characters, at most 256 (never truncated), checked as typed (NFC). */
 export const PasswordSchema = z.string().min(8).max(256);
@@ -7,7 +7,7 @@ export const PasswordSchema = z.string().min(8).max(256);
 export const RegisterRequestSchema = z.strictObject({
   email: EmailSchema,
   password: PasswordSchema,
-  name: z.string().trim().max(100).optional(),
+  name: z.string().trim().max(100).refine(isStorable, NOT_STORABLE).optional(),
   timezone: TimeZoneSchema.optional(),
   language: LocaleSchema.optional(),
   /** The code of the referral link the person came through; an unknown code is ignored. */
@@ -68,7 +68,9 @@ export const DirectLoginExchangeResponseSchema = z.object({
   current_email: z.string().optional(),
 });
 
-export const ApiTokenCreateRequestSchema = z.strictObject({ name: z.string().trim().min(1).max(100) });
+export const ApiTokenCreateRequestSchema = z.strictObject({
+  name: z.string().trim().min(1).max(100).refine(isStorable, NOT_STORABLE),
+});
 export const ApiTokenSchema = z.object({
   id: z.string(),
   name: z.string(),

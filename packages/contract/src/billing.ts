@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isStorable, NOT_STORABLE } from "./common.ts";
 import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /** Billing API paths (spec §7; the billing host's paths are served by the same server). */
@@ -86,9 +87,9 @@ export function organizeProducts(products: readonly Product[]): { plans: Product
 /** Spec §3 Payment payload. A card reaches us only as the provider's token. */
 export const PayRequestSchema = z.object({
   productId: z.number().int().positive().max(2_147_483_647),
-  coupon: z.string().trim().min(1).max(64).optional(),
-  stripeToken: z.string().min(1).max(255).optional(),
-  stripe3dToken: z.string().min(1).max(255).optional(),
+  coupon: z.string().trim().min(1).max(64).refine(isStorable, NOT_STORABLE).optional(),
+  stripeToken: z.string().min(1).max(255).refine(isStorable, NOT_STORABLE).optional(),
+  stripe3dToken: z.string().min(1).max(255).refine(isStorable, NOT_STORABLE).optional(),
 });
 export type PayRequest = z.infer<typeof PayRequestSchema>;
 
@@ -109,7 +110,7 @@ export type PayResponse = z.infer<typeof PayResponseSchema>;
 
 export const CouponCheckRequestSchema = z.object({
   productId: z.number().int().positive().max(2_147_483_647),
-  coupon: z.string().trim().min(1).max(64),
+  coupon: z.string().trim().min(1).max(64).refine(isStorable, NOT_STORABLE),
 });
 export const CouponCheckResponseSchema = z.object({
   valid: z.literal(true),
@@ -175,7 +176,9 @@ export const PaymentMethodsResponseSchema = z.object({
   result: z.object({ data: z.array(CardSchema.extend({ id: z.string() })) }),
 });
 
-export const CancelRequestSchema = z.object({ purchase_id: z.string().min(1).max(64) });
+export const CancelRequestSchema = z.object({
+  purchase_id: z.string().min(1).max(64).refine(isStorable, NOT_STORABLE),
+});
 
 /** Sandbox tokenisation (the sandbox's stand-in for Stripe.js): the card goes here, never to our pay route. */
 export const SandboxTokenRequestSchema = z.object({
@@ -226,8 +229,8 @@ export type ArchiveStatus = z.infer<typeof ArchiveStatusSchema>;
 export const CARD_VERIFICATION_AMOUNT = { USD: 100, RUB: 5000 } as const;
 export const CardVerifyRequestSchema = z
   .object({
-    stripeToken: z.string().min(1).max(255).optional(),
-    stripe3dToken: z.string().min(1).max(255).optional(),
+    stripeToken: z.string().min(1).max(255).refine(isStorable, NOT_STORABLE).optional(),
+    stripe3dToken: z.string().min(1).max(255).refine(isStorable, NOT_STORABLE).optional(),
   })
   .refine((b) => Boolean(b.stripeToken) !== Boolean(b.stripe3dToken), {
     message: SCHEMA_MESSAGES.card_token,

@@ -9,6 +9,16 @@ export const EmailSchema = z
   .transform((v) => v.normalize("NFC").toLowerCase())
   .pipe(z.email({ message: SCHEMA_MESSAGES.email }));
 
+/**
+ * Whether PostgreSQL can store the text: its text type cannot hold a NUL character, and a NUL that
+ * reached a query would turn a bad request into a 500. For `.refine(isStorable, NOT_STORABLE)`.
+ */
+export const isStorable = (s: string) => !s.includes("\0");
+export const NOT_STORABLE = "must not contain a NUL character";
+
+/** Text of at most `max` characters that PostgreSQL can store. */
+export const storableText = (max: number) => z.string().max(max).refine(isStorable, NOT_STORABLE);
+
 /** A calendar date `YYYY-MM-DD` (no time, no zone). */
 export const IsoDateSchema = z.iso.date();
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableText } from "./common.ts";
 
 /**
  * The OAuth2 authorization server (IFTTT first, any registered client after), the connected-services
@@ -29,14 +30,14 @@ export const OAUTH_API = {
  * client authenticates, so the endpoint checks that and answers RFC 6749 §5.2 errors.
  */
 export const OAuthTokenRequestSchema = z.object({
-  grant_type: z.string().max(100).optional(),
-  code: z.string().max(500).optional(),
-  redirect_uri: z.string().max(2000).optional(),
-  code_verifier: z.string().max(200).optional(),
-  refresh_token: z.string().max(500).optional(),
-  client_id: z.string().max(200).optional(),
-  client_secret: z.string().max(500).optional(),
-  scope: z.string().max(500).optional(),
+  grant_type: storableText(100).optional(),
+  code: storableText(500).optional(),
+  redirect_uri: storableText(2000).optional(),
+  code_verifier: storableText(200).optional(),
+  refresh_token: storableText(500).optional(),
+  client_id: storableText(200).optional(),
+  client_secret: storableText(500).optional(),
+  scope: storableText(500).optional(),
 });
 export type OAuthTokenRequest = z.infer<typeof OAuthTokenRequestSchema>;
 

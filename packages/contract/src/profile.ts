@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateSchema, LocaleSchema, TimeZoneSchema } from "./common.ts";
+import { IsoDateSchema, isStorable, LocaleSchema, NOT_STORABLE, TimeZoneSchema } from "./common.ts";
 import { ENERGY_UNITS } from "./dashboard-metrics.ts";
 import { SCHEMA_MESSAGES } from "./messages.ts";
 
@@ -47,7 +47,7 @@ export type Profile = z.infer<typeof ProfileSchema>;
 
 /** The fields a person may change; any other key is refused (mass assignment, ASVS 15.3.3). */
 export const ProfileUpdateSchema = z.strictObject({
-  name: z.string().trim().max(100).optional(),
+  name: z.string().trim().max(100).refine(isStorable, NOT_STORABLE).optional(),
   gender: GenderSchema.nullable().optional(),
   date_of_birth: IsoDateSchema.refine(
     (d) => d >= "1900-01-01" && d <= new Date().toISOString().slice(0, 10),

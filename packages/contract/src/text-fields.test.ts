@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BpReadingCreateSchema, BpReadingUpdateSchema } from "./bp.ts";
 import { MeasurementUploadSchema } from "./measurements.ts";
+import { OAuthTokenRequestSchema } from "./oauth.ts";
 
 // PostgreSQL text cannot hold a NUL character: a free-text field that lets one through turns a bad
 // request into a 500 (found by the heavy fuzz run of the blood-pressure routes).
@@ -21,5 +22,10 @@ describe("free-text fields", () => {
       false,
     );
     expect(MeasurementUploadSchema.safeParse({ ...measurement, device: "Polar H10" }).success).toBe(true);
+    // Found by the OAuth routes' fuzz run on PostgreSQL: a client_id of "\u0000" reached the client look-up.
+    for (const field of Object.keys(OAuthTokenRequestSchema.shape)) {
+      expect(OAuthTokenRequestSchema.safeParse({ [field]: "a\u0000" }).success, field).toBe(false);
+      expect(OAuthTokenRequestSchema.safeParse({ [field]: "a" }).success, field).toBe(true);
+    }
   });
 });

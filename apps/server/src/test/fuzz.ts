@@ -48,11 +48,15 @@ function arbitraryOf(schema: JsonSchema, hints: FieldHints, key?: string): fc.Ar
       return fc.constant(null);
     case "boolean":
       return fc.boolean();
-    case "integer":
-      return fc.integer({
-        min: Math.ceil(schema.minimum ?? schema.exclusiveMinimum ?? -1_000_000),
-        max: Math.floor(schema.maximum ?? schema.exclusiveMaximum ?? 1_000_000),
-      });
+    case "integer": {
+      const min =
+        schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : undefined);
+      const max =
+        schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : undefined);
+      // A bound on one side only: the range reaches a million past it.
+      const lo = Math.ceil(min ?? Math.min(-1_000_000, (max ?? 0) - 1_000_000));
+      return fc.integer({ min: lo, max: Math.floor(max ?? Math.max(1_000_000, lo + 1_000_000)) });
+    }
     case "number":
       return fc.double({
         min: schema.minimum ?? -1e6,
@@ -79,7 +83,8 @@ function arbitraryOf(schema: JsonSchema, hints: FieldHints, key?: string): fc.Ar
     case "array":
       return fc.array(schema.items ? arbitraryOf(schema.items, hints) : fc.jsonValue(), {
         minLength: schema.minItems ?? 0,
-        maxLength: Math.min(schema.maxItems ?? 10, 12),
+        // Short arrays, unless the schema asks for more (an RR series needs its hundred intervals).
+        maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 10, 12)),
       });
     case "object": {
       const props = schema.properties ?? {};

@@ -15,6 +15,7 @@ import {
   SandboxIntentSchema,
   SandboxTokenRequestSchema,
   SandboxTokenResponseSchema,
+  storableText,
   TransactionsQuerySchema,
   TransactionsResponseSchema,
 } from "@tonus/contract";
@@ -212,7 +213,7 @@ export async function registerBillingRoutes(app: FastifyInstance, ctx: AppContex
   registerSandboxRoutes(app, ctx, provider as SandboxProvider);
 }
 
-const IntentParamsSchema = z.object({ id: z.string().max(100) });
+const IntentParamsSchema = z.object({ id: storableText(100) });
 
 /**
  * The sandbox provider's own endpoints, its stand-ins for Stripe.js tokenisation and the 3-D Secure page.

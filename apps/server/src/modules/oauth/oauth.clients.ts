@@ -80,6 +80,9 @@ export async function registerOAuthClient(
 }
 
 export async function findClient(db: Db, id: string): Promise<OAuthClientRow | null> {
+  // No client id holds a NUL, and PostgreSQL would refuse one in a query (a Basic header or the
+  // authorization's query string can carry it past the contract's schemas).
+  if (id.includes("\0")) return null;
   const [row] = await db.select().from(oauthClients).where(eq(oauthClients.id, id)).limit(1);
   return row ?? null;
 }

@@ -385,6 +385,27 @@ describe.each(BACKENDS)("OAuth2 authorization server on %s", (backend) => {
     expect((await token({ ...form, client_id: "ifttt", client_secret: iftttSecret })).statusCode).toBe(200);
   });
 
+  it("refuses a NUL character in a client id as a bad request, wherever it comes (Z1)", async () => {
+    const code = await iftttCode();
+    const form = { grant_type: "authorization_code", code, redirect_uri: IFTTT_URI };
+    const inForm = await token({ ...form, client_id: "\u0000", client_secret: iftttSecret });
+    expect(inForm.statusCode).toBe(400);
+    expect(inForm.json()).toMatchObject({ error: "invalid_request", code: "invalid_request" });
+    const inBasic = await token(form, {
+      authorization: `Basic ${Buffer.from(`\u0000:${iftttSecret}`).toString("base64")}`,
+    });
+    expect(inBasic.statusCode).toBe(401);
+    expect(inBasic.json()).toMatchObject({ error: "invalid_client", code: "invalid_client" });
+    const inQuery = await app.inject({
+      method: "GET",
+      url: authorizeUrl({ ...iftttParams, client_id: "ifttt\u0000" }),
+    });
+    expect(inQuery.statusCode).toBe(400);
+    expect(inQuery.json().code).toBe("validation_failed");
+    // The code survived the refused attempts.
+    expect((await token({ ...form, client_id: "ifttt", client_secret: iftttSecret })).statusCode).toBe(200);
+  });
+
   it("requires PKCE S256 of public clients and checks the verifier (O3)", async () => {
     const noPkce = await app.inject({
       method: "GET",
