@@ -43,8 +43,9 @@ export type RouteInfo = {
   method: string;
   url: string;
   config: Record<string, unknown>;
-  /** The route's body schema (the contract's zod schema), when it declares one. */
+  /** The route's body and query-string schemas (the contract's zod schemas), when it declares them. */
   bodySchema?: unknown;
+  querySchema?: unknown;
 };
 
 export type App = FastifyInstance & { ctx: AppContext; routeTable: RouteInfo[] };
@@ -109,12 +110,13 @@ export async function buildApp(config: Config, options: BuildOptions = {}): Prom
   app.addHook("onRoute", (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) {
-      const bodySchema = (route.schema as { body?: unknown } | undefined)?.body;
+      const schema = route.schema as { body?: unknown; querystring?: unknown } | undefined;
       routeTable.push({
         method,
         url: route.url,
         config: (route.config ?? {}) as Record<string, unknown>,
-        ...(bodySchema ? { bodySchema } : {}),
+        ...(schema?.body ? { bodySchema: schema.body } : {}),
+        ...(schema?.querystring ? { querySchema: schema.querystring } : {}),
       });
     }
   });

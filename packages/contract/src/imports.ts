@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { TimeZoneSchema } from "./common.ts";
+import { isStorable, NOT_STORABLE, storableText, TimeZoneSchema } from "./common.ts";
 
 /**
  * File imports (issue 7): an upload is streamed to disk, recognised by its content, then read by a
@@ -192,7 +192,7 @@ export const ImportSchema = z.object({
 export type Import = z.infer<typeof ImportSchema>;
 
 export const ImportListQuerySchema = z.object({
-  source: z.string().max(80).optional(),
+  source: storableText(80).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
 });
 export type ImportListQuery = z.infer<typeof ImportListQuerySchema>;
@@ -204,7 +204,7 @@ export const ImportIdParamsSchema = z.object({ id: z.string().max(100) });
 
 /** The non-file fields of an upload (multipart form fields). */
 export const ImportUploadFieldsSchema = z.object({
-  source: z.string().trim().min(1).max(80),
+  source: z.string().trim().min(1).max(80).refine(isStorable, NOT_STORABLE),
   time_zone: TimeZoneSchema.default("UTC"),
   /** When an RR text file was recorded (such files carry no date); the upload time otherwise. */
   recorded_at: z.iso.datetime({ offset: true }).optional(),
