@@ -14,7 +14,7 @@ export const EmailSchema = z
  * reached a query would turn a bad request into a 500. For `.refine(isStorable, NOT_STORABLE)`.
  */
 export const isStorable = (s: string) => !s.includes("\0");
-export const NOT_STORABLE = "must not contain a NUL character";
+export const NOT_STORABLE = SCHEMA_MESSAGES.no_nul;
 
 /** Text of at most `max` characters that PostgreSQL can store. */
 export const storableText = (max: number) => z.string().max(max).refine(isStorable, NOT_STORABLE);

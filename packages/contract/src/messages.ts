@@ -19,6 +19,7 @@ export const SCHEMA_MESSAGES = {
   rr_breaks_order: "Breaks must be in increasing order",
   period_range: "Use a time between the years 1900 and 9999",
   tag_filter_characters: "No control characters",
+  no_nul: "Must not contain a NUL character",
 } as const;
 
 export type SchemaMessageKey = keyof typeof SCHEMA_MESSAGES;
