@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { IsoDateSchema, TimeZoneSchema } from "./common.ts";
+import { IsoDateSchema, isStorable, NOT_STORABLE, TimeZoneSchema } from "./common.ts";
 import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
@@ -47,11 +47,7 @@ const systolic = z.number().int().min(BP_LIMITS.systolic.min).max(BP_LIMITS.syst
 const diastolic = z.number().int().min(BP_LIMITS.diastolic.min).max(BP_LIMITS.diastolic.max);
 const pulse = z.number().int().min(BP_LIMITS.pulse.min).max(BP_LIMITS.pulse.max);
 /** A reading's note: text PostgreSQL can store, so no NUL character (refused with a 400, not a 500). */
-export const BpNoteSchema = z
-  .string()
-  .trim()
-  .max(BP_LIMITS.noteMax)
-  .refine((s) => !s.includes("\0"), "The note cannot contain a NUL character");
+export const BpNoteSchema = z.string().trim().max(BP_LIMITS.noteMax).refine(isStorable, NOT_STORABLE);
 const note = BpNoteSchema;
 
 const systolicAboveDiastolic = (v: { systolic?: number; diastolic?: number }) =>

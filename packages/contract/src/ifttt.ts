@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { storableText } from "./common.ts";
 
 /**
  * IFTTT's service protocol (https://ifttt.com/docs/api_reference): the bodies IFTTT posts to
@@ -19,11 +20,7 @@ export const IftttUserSchema = z.looseObject({ timezone: z.string().max(64).null
 /** `POST /ifttt/v1/triggers/{trigger}`. */
 export const IftttTriggerRequestSchema = z.looseObject({
   /** IFTTT's id of one applet's trigger (40 hex characters in practice); text a database can store. */
-  trigger_identity: z
-    .string()
-    .max(200)
-    .refine((s) => !s.includes("\0"), "must not contain NUL")
-    .nullish(),
+  trigger_identity: storableText(200).nullish(),
   /** The applet's trigger fields; required (and checked per field) when the trigger has fields. */
   triggerFields: z.record(z.string(), z.unknown()).nullish(),
   /** Items wanted, newest first: absent means IFTTT_DEFAULT_LIMIT, 0 an empty list. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { BpCategorySchema, InstantSchema, PeriodBoundSchema } from "./bp.ts";
-import { TimeZoneSchema } from "./common.ts";
+import { isStorable, NOT_STORABLE, TimeZoneSchema } from "./common.ts";
 import { SCHEMA_MESSAGES } from "./messages.ts";
 
 /**
@@ -79,7 +79,7 @@ export const MeasurementUploadSchema = z.object({
     .string()
     .trim()
     .max(MEASUREMENT_LIMITS.deviceMaxLength)
-    .refine((s) => !s.includes("\0"), "No NUL character")
+    .refine(isStorable, NOT_STORABLE)
     .nullable()
     .optional(),
   started_at: InstantSchema,
