@@ -4,19 +4,15 @@
 // the main thread then only keeps the import's counts. On PGlite (whose database lives on the main
 // thread) the reader hands them to the main thread. Either way at most two batches wait for their
 // acknowledgement, which bounds the memory.
+// Each role loads only its own code (imports.read-thread.ts, imports.write-thread.ts): the reader never
+// loads the database driver, drizzle or the modules' services, which cost about two seconds of CPU and
+// a few hundred MB of memory per thread to load.
 import os from "node:os";
 import { type MessagePort, parentPort, workerData } from "node:worker_threads";
-import { drizzle } from "drizzle-orm/node-postgres";
-import pg from "pg";
-import type { Db } from "../../db/client.ts";
-import * as schema from "../../db/schema.ts";
-import type { AppContext } from "../../lib/context.ts";
-import { recordEvents } from "../../lib/events.ts";
-import { type BatchRow, type BatchState, type ServerCounts, writeBatch } from "./imports.batch.ts";
-import { messageQueue } from "./imports.messages.ts";
-import { type ParserCounts, type ReaderBatch, type ReaderOptions, readImport } from "./imports.reader.ts";
-import { type EncodedRecords, encodeRecords } from "./imports.values.ts";
-import { IMPORT_TIMINGS } from "./imports.writer.ts";
+import type { BatchRow, BatchState, ServerCounts } from "./imports.batch.ts";
+import type { ParserCounts, ReaderBatch, ReaderOptions } from "./imports.reader.ts";
+import type { EncodedRecords } from "./imports.values.ts";
+import type { IMPORT_TIMINGS } from "./imports.writer.ts";
 
 /** A batch as the main thread receives it: its checkpoint, and its records encoded for writing. */
 export type WorkerBatch = Omit<ReaderBatch, "records"> & EncodedRecords;
@@ -45,98 +41,11 @@ export type WorkerMessage =
   | { type: "end"; counts: ParserCounts }
   | { type: "error"; message: string };
 
-const AHEAD = 2;
 /**
  * The import threads' scheduling priority (Linux nice, set per thread): when both cores are busy,
  * requests on the main thread and the database go first, and the import takes what is left (R3).
  */
 const IMPORT_NICE = 10;
-
-/** IMPORT_TIMINGS since the last call (the main thread adds them to its own). */
-function timingsSince(last: typeof IMPORT_TIMINGS): Partial<typeof IMPORT_TIMINGS> {
-  const delta: Partial<typeof IMPORT_TIMINGS> = {};
-  for (const k of Object.keys(IMPORT_TIMINGS) as (keyof typeof IMPORT_TIMINGS)[]) {
-    delta[k] = IMPORT_TIMINGS[k] - last[k];
-    last[k] = IMPORT_TIMINGS[k];
-  }
-  return delta;
-}
-
-/** Writes each batch the reader sends, acknowledges it, and reports the commit to the main thread. */
-async function writeAll(port: MessagePort, input: MessagePort, write: WriteOptions): Promise<void> {
-  const pool = new pg.Pool({ connectionString: write.databaseUrl, max: 1 });
-  const db = drizzle(pool, { schema }) as unknown as Db;
-  // The modules announce what they store through the app's event bus; here the events are only
-  // written, and the main thread asks for their delivery when it hears of the commit.
-  const events = { emitEvents: recordEvents } as unknown as AppContext["services"]["events"];
-  const ctx = { database: { db }, services: { events } as AppContext["services"] };
-  const server = write.server;
-  let row = write.row;
-  const sent = { ...IMPORT_TIMINGS };
-  const batches = messageQueue<WorkerMessage>((m) => m.type !== "batch");
-  input.on("message", batches.push);
-  try {
-    for (;;) {
-      const m = await batches.next();
-      if (m.type !== "batch") {
-        port.postMessage(m); // the end, or the reader's failure
-        return;
-      }
-      const state = await writeBatch(ctx, row, m.batch, write.timeZone, server);
-      input.postMessage({ type: "ack" });
-      port.postMessage({
-        type: "written",
-        state,
-        counts: m.batch.counts,
-        server,
-        announced: m.batch.slow.length > 0,
-        timings: timingsSince(sent),
-      } satisfies WorkerMessage);
-      if (!state || state.cancelRequested) return;
-      row = { ...row, ...state.totals };
-    }
-  } finally {
-    input.close();
-    await pool.end();
-  }
-}
-
-/** Sends each batch to `port`, at most AHEAD before their acknowledgement. */
-async function readAll(port: MessagePort, read: ReaderOptions): Promise<void> {
-  let credits = AHEAD;
-  let wake: (() => void) | null = null;
-  port.on("message", (m: { type: string }) => {
-    if (m.type !== "ack") return;
-    credits++;
-    wake?.();
-    wake = null;
-  });
-  try {
-    const reader = readImport(read);
-    for (;;) {
-      const next = await reader.next();
-      if (next.done) {
-        port.postMessage({ type: "end", counts: next.value } satisfies WorkerMessage);
-        return;
-      }
-      const { records, ...checkpoint } = next.value;
-      const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
-      while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
-      credits--;
-      // The encoded values move without a copy.
-      port.postMessage({ type: "batch", batch } satisfies WorkerMessage, [
-        batch.values.bytes.buffer as ArrayBuffer,
-      ]);
-    }
-  } catch (e) {
-    port.postMessage({
-      type: "error",
-      message: e instanceof Error ? e.message : String(e),
-    } satisfies WorkerMessage);
-  } finally {
-    port.close();
-  }
-}
 
 async function main(): Promise<void> {
   const port = parentPort;
@@ -151,10 +60,12 @@ async function main(): Promise<void> {
   }
   const data = workerData as WorkerData;
   if (data.role === "reader") {
+    const { readAll } = await import("./imports.read-thread.ts");
     await readAll(data.out ?? (port as unknown as MessagePort), data.read);
     return;
   }
   try {
+    const { writeAll } = await import("./imports.write-thread.ts");
     await writeAll(port as unknown as MessagePort, data.in, data.write);
   } catch (e) {
     port.postMessage({
