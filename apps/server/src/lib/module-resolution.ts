@@ -2,7 +2,8 @@
 // and spreads its package.json, which parses the package's whole "exports" map again each time.
 // drizzle-orm's package.json is 179 KB and the server loads over 100 of its files, so loading drizzle
 // cost about a second of CPU on every thread that loads it (measured: drizzle's modules in 987 ms
-// without this hook, 80 ms with it). The server (main.ts) and the CLI (cli.ts) register it.
+// without this hook, 80 ms with it). The server (main.ts), the CLI (cli.ts) and an import's writer
+// thread (imports.worker.ts) register it.
 // The hook resolves a relative import between the files of an installed ES-module package itself, to
 // the same URL and format Node would answer, and leaves every other import to Node.
 import fs from "node:fs";

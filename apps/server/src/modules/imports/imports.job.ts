@@ -9,6 +9,7 @@ import { MessageChannel, Worker } from "node:worker_threads";
 import type { ImportReport, CsvMapping as WireMapping } from "@tonus/contract";
 import type { CsvMapping } from "@tonus/importers";
 import type { AppContext } from "../../lib/context.ts";
+import { strippedSources, THREAD_ENTRY } from "../../lib/thread-sources.ts";
 import {
   type BatchState,
   IMPORT_LEASE_MS,
@@ -56,7 +57,10 @@ function toImporterMapping(m: WireMapping): CsvMapping {
   };
 }
 
-const WORKER = new URL("./imports.worker.ts", import.meta.url);
+const WORKER = new URL("./imports.worker.ts", import.meta.url).href;
+
+/** A thread's data: its own, and what `THREAD_ENTRY` needs to run imports.worker.ts without WebAssembly. */
+const threadData = (d: WorkerData) => ({ ...d, sources: strippedSources(), module: WORKER });
 
 /**
  * Starts the import's threads: a reader, and on PostgreSQL a writer that takes the reader's batches
@@ -71,15 +75,14 @@ function startThreads(read: ReaderOptions, write: WriteOptions | null) {
   let talker: Worker;
   if (write) {
     const { port1, port2 } = new MessageChannel();
-    const data = (d: WorkerData) => d;
-    reader = new Worker(WORKER, {
-      workerData: data({ role: "reader", read, out: port1 }),
+    reader = new Worker(THREAD_ENTRY, {
+      workerData: threadData({ role: "reader", read, out: port1 }),
       transferList: [port1],
       resourceLimits: limits(64),
     });
     // The writer holds a database client and the modules' code.
-    talker = new Worker(WORKER, {
-      workerData: data({ role: "writer", write, in: port2 }),
+    talker = new Worker(THREAD_ENTRY, {
+      workerData: threadData({ role: "writer", write, in: port2 }),
       transferList: [port2],
       resourceLimits: limits(128),
     });
@@ -87,8 +90,8 @@ function startThreads(read: ReaderOptions, write: WriteOptions | null) {
     reader.on("exit", (code) => code !== 0 && failed(new Error(`import reader exited (${code})`)));
     reader.on("error", failed);
   } else {
-    reader = talker = new Worker(WORKER, {
-      workerData: { role: "reader", read } satisfies WorkerData,
+    reader = talker = new Worker(THREAD_ENTRY, {
+      workerData: threadData({ role: "reader", read }),
       resourceLimits: limits(64),
     });
   }
