@@ -16,9 +16,9 @@ const FIT = path.resolve(
  * A thread started as the import job starts them, but with Node's own TypeScript stripping switched off:
  * any project file it loaded itself instead of from the stripped sources would fail to parse.
  */
-function startThread(data: WorkerData, transferList: MessagePort[] = []) {
+async function startThread(data: WorkerData, transferList: MessagePort[] = []) {
   return new Worker(THREAD_ENTRY, {
-    workerData: { ...data, sources: strippedSources(), module: WORKER },
+    workerData: { ...data, sources: await strippedSources(), module: WORKER },
     transferList,
     execArgv: ["--no-experimental-strip-types"],
   });
@@ -38,8 +38,8 @@ function messages(worker: Worker, until: (m: WorkerMessage) => boolean): Promise
 }
 
 describe("threads loading the project's stripped sources", () => {
-  it("has every file of the server and the packages, stripped in place (same lines, no types)", () => {
-    const sources = strippedSources();
+  it("has every file of the server and the packages, stripped in place (same lines, no types)", async () => {
+    const sources = await strippedSources();
     const file = new URL(WORKER);
     const original = fs.readFileSync(file, "utf8");
     const stripped = sources[WORKER] ?? "";
@@ -68,7 +68,7 @@ describe("threads loading the project's stripped sources", () => {
       }
     }
     expect(expected).toBeGreaterThan(300);
-    const worker = startThread({ role: "reader", read });
+    const worker = await startThread({ role: "reader", read });
     try {
       const seen = await messages(worker, (m) => m.type === "end" || m.type === "error");
       const end = seen.at(-1);
@@ -81,7 +81,7 @@ describe("threads loading the project's stripped sources", () => {
 
   it("starts an import's writer (the database code, with the package-loading hook) the same way", async () => {
     const { port1, port2 } = new MessageChannel();
-    const worker = startThread(
+    const worker = await startThread(
       {
         role: "writer",
         write: {

@@ -59,15 +59,14 @@ function toImporterMapping(m: WireMapping): CsvMapping {
 
 const WORKER = new URL("./imports.worker.ts", import.meta.url).href;
 
-/** A thread's data: its own, and what `THREAD_ENTRY` needs to run imports.worker.ts without WebAssembly. */
-const threadData = (d: WorkerData) => ({ ...d, sources: strippedSources(), module: WORKER });
-
 /**
  * Starts the import's threads: a reader, and on PostgreSQL a writer that takes the reader's batches
  * over a channel of their own and reports each commit. Without a writer, batches come here, at most
  * two ahead of their acknowledgement.
  */
-function startThreads(read: ReaderOptions, write: WriteOptions | null) {
+function startThreads(read: ReaderOptions, write: WriteOptions | null, sources: Record<string, string>) {
+  // Each thread's data: its own, and what `THREAD_ENTRY` needs to run imports.worker.ts without WebAssembly.
+  const threadData = (d: WorkerData) => ({ ...d, sources, module: WORKER });
   const messages = messageQueue<WorkerMessage>((m) => m.type !== "batch" && m.type !== "written");
   const failed = (e: Error) => messages.push({ type: "error", message: e.message });
   const limits = (mb: number) => ({ maxOldGenerationSizeMb: mb, maxYoungGenerationSizeMb: 16 });
@@ -189,6 +188,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   const options = row.options as ImportOptions;
   const databaseUrl = ctx.database.kind === "postgres" ? ctx.database.connectionString : undefined;
   let announced = false;
+  const sources = await strippedSources();
   const reader = startThreads(
     {
       file,
@@ -213,6 +213,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
           server,
         }
       : null,
+    sources,
   );
   try {
     for (;;) {
