@@ -178,8 +178,10 @@ describe("the funnel events the web app sends (sign-up → measurement → upgra
         user_id: PERSON,
         event_props: { source: "camera" },
       });
-      expect(JSON.stringify(event)).not.toContain("88");
-      expect(JSON.stringify(event)).not.toContain("800");
+      // No measured value leaks into the event; the clock's own digits are left out of the check.
+      const { date_created: _clock, ...rest } = event as Record<string, unknown>;
+      expect(JSON.stringify(rest)).not.toContain("88");
+      expect(JSON.stringify(rest)).not.toContain("800");
     }
   });
 
