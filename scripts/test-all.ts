@@ -1,7 +1,8 @@
 // `npm test`: lint, typecheck, unit and integration tests (Vitest), end-to-end tests (Playwright), then
 // one closing line "N passed, N failed" summed over every runner from their JSON reports.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
+import { stripVTControlCharacters } from "node:util";
 
 const results = "test-results";
 fs.mkdirSync(results, { recursive: true });
@@ -28,10 +29,41 @@ const steps: Step[] = [
 let passed = 0;
 let failed = 0;
 const failedSteps: string[] = [];
+// What a runner printed of errors outside any test (vitest's "Unhandled Errors": a crashed worker, a
+// rejection after a test ended): such an error fails the run but is in no test's report.
+const unhandled: string[] = [];
+
+/** Runs a step with its output passed through, keeping the lines of its unhandled errors. */
+function run(step: Step): Promise<number | null> {
+  return new Promise((resolve) => {
+    const child = spawn(step.cmd, step.args, { stdio: ["inherit", "pipe", "pipe"], env: process.env });
+    let inErrors = false;
+    let partial = "";
+    const keep = (line: string) => {
+      const plain = stripVTControlCharacters(line);
+      if (/Unhandled (Errors?|Rejection)/.test(plain)) inErrors = true;
+      else if (inErrors && /^\s*(Test Files|Tests)\s/.test(plain)) inErrors = false;
+      if (inErrors && plain.trim() !== "" && unhandled.length < 40)
+        unhandled.push(`  ${plain.slice(0, 300)}`);
+    };
+    const pass = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+      to.write(chunk);
+      const lines = (partial + chunk.toString("utf8")).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) keep(line);
+    };
+    child.stdout.on("data", pass(process.stdout));
+    child.stderr.on("data", pass(process.stderr));
+    child.on("close", (code) => {
+      keep(partial);
+      resolve(code);
+    });
+  });
+}
+
 for (const step of steps) {
   process.stdout.write(`\n=== ${step.name} ===\n`);
-  const r = spawnSync(step.cmd, step.args, { stdio: "inherit", env: process.env });
-  if (r.status !== 0) failedSteps.push(step.name);
+  if ((await run(step)) !== 0) failedSteps.push(step.name);
 }
 
 function readJson(file: string): unknown {
@@ -122,6 +154,8 @@ failed += stepFailures.length;
 // CI keeps only the end of the output, so the failures are named again just above the closing line.
 const failures = [...vitestFailures(vitest), ...e2eFailures(e2e)];
 if (failures.length) process.stdout.write(`\nFailed tests:\n${failures.join("\n")}\n`);
+if (unhandled.length)
+  process.stdout.write(`\nUnhandled errors (outside any test):\n${unhandled.join("\n")}\n`);
 if (stepFailures.length) process.stdout.write(`\nFailed steps: ${stepFailures.join(", ")}\n`);
 process.stdout.write(`\n${passed} passed, ${failed} failed\n`);
 process.exit(failed > 0 || passed === 0 ? 1 : 0);
