@@ -7,16 +7,12 @@
 // other load on the machine — the CPU seconds the main thread, the reader thread and the database
 // backends spent (PostgreSQL on this host only). Goals (issue 7): ≥ 100,000 records/s, ≤ 200 MB RSS
 // growth, p99 during ≤ 2× idle. BENCH_IMPORT_MB sets the export's size (default 20).
-import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { IMPORTS_API, type Import } from "@tonus/contract";
-import {
-  emptyCounts,
-  generateAppleHealthExport,
-} from "../../../packages/importers/test/synthetic-apple-health.ts";
+import { writeAppleHealthExportInChild } from "../../../packages/importers/test/synthetic-apple-health.ts";
 import { type App, buildApp } from "../src/app.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { users } from "../src/db/schema.ts";
@@ -104,21 +100,13 @@ async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-imports-"));
   const databaseUrl = POSTGRES ? await recreateDatabase(POSTGRES, "bench_imports") : undefined;
   try {
-    // The export is written to the uploads folder first, as an upload would be (streamed, never in memory).
+    // The export is written to the uploads folder first, as an upload would be, by another process: its
+    // generation (a gigabyte of text) would otherwise count in this process's memory.
     const filesDir = path.join(dir, "files");
     fs.mkdirSync(path.join(filesDir, "imports"), { recursive: true });
     const storedName = newStoredName();
     const file = path.join(filesDir, "imports", storedName);
-    const counts = emptyCounts();
-    const out = fs.createWriteStream(file);
-    const hash = createHash("sha256");
-    let head = Buffer.alloc(0);
-    for await (const chunk of generateAppleHealthExport(SIZE_MB * MB, counts)) {
-      if (head.length < HEAD_BYTES) head = Buffer.concat([head, chunk]).subarray(0, HEAD_BYTES);
-      hash.update(chunk);
-      if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
-    }
-    await new Promise<void>((resolve) => out.end(() => resolve()));
+    const { counts, sha256, head } = await writeAppleHealthExportInChild(SIZE_MB * MB, file, HEAD_BYTES);
 
     const config = loadConfig({
       NODE_ENV: "production",
@@ -178,7 +166,7 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const created = await createImport(app.ctx, jobRef as never, userId, {
       storedName,
-      saved: { size: counts.bytes, sha256: hash.digest("hex"), head: new Uint8Array(head), truncated: false },
+      saved: { size: counts.bytes, sha256, head, truncated: false },
       fileName: "export.xml",
       fields: { source: "apple-health", time_zone: "UTC" },
     });

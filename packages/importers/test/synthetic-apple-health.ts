@@ -1,6 +1,11 @@
 // A synthetic Apple Health export.xml of any size, shaped like a real one (Apple's DTD head, Records with
 // metadata, SDNN Records with per-beat lists, blood-pressure correlations, sleep, workouts), generated in
 // chunks so a multi-gigabyte file never exists in memory or on disk. Used by the heavy test and the bench.
+// Run as a script (`node synthetic-apple-health.ts <bytes> <file> <headBytes>`) it writes one to a file
+// and prints what `writeAppleHealthExport` answers, as JSON: what `writeAppleHealthExportInChild` runs.
+import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import fs from "node:fs";
 
 const HEAD = `<?xml version="1.0" encoding="UTF-8"?>
 <!DOCTYPE HealthData [
@@ -98,4 +103,51 @@ export async function* generateAppleHealthExport(
 /** A fresh counter for {@link generateAppleHealthExport}. */
 export function emptyCounts(): SyntheticCounts {
   return { samples: 0, rr: 0, bp: 0, workouts: 0, bytes: 0 };
+}
+
+/** A written export: what it holds, its SHA-256 and its first bytes (as an upload's checks read them). */
+export type WrittenExport = { counts: SyntheticCounts; sha256: string; head: Uint8Array };
+
+/** Writes an export of at least `targetBytes` to `file`, streamed, keeping its first `headBytes`. */
+export async function writeAppleHealthExport(
+  targetBytes: number,
+  file: string,
+  headBytes: number,
+): Promise<WrittenExport> {
+  const counts = emptyCounts();
+  const hash = createHash("sha256");
+  let head = Buffer.alloc(0);
+  const out = fs.createWriteStream(file);
+  for await (const chunk of generateAppleHealthExport(targetBytes, counts)) {
+    if (head.length < headBytes) head = Buffer.concat([head, chunk]).subarray(0, headBytes);
+    hash.update(chunk);
+    if (!out.write(chunk)) await new Promise<void>((resolve) => out.once("drain", () => resolve()));
+  }
+  await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  return { counts, sha256: hash.digest("hex"), head: new Uint8Array(head) };
+}
+
+/**
+ * {@link writeAppleHealthExport} in a child process, so that measuring an import's memory in this one
+ * does not measure the garbage of generating a gigabyte of text (V8 keeps the heap it grew for a while).
+ */
+export function writeAppleHealthExportInChild(
+  targetBytes: number,
+  file: string,
+  headBytes: number,
+): Promise<WrittenExport> {
+  const args = [import.meta.filename, String(targetBytes), file, String(headBytes)];
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, (error, stdout, stderr) => {
+      if (error) return reject(new Error(`writing the export failed: ${stderr || error.message}`));
+      const written = JSON.parse(stdout) as Omit<WrittenExport, "head"> & { head: string };
+      resolve({ ...written, head: new Uint8Array(Buffer.from(written.head, "base64")) });
+    });
+  });
+}
+
+if (process.argv[1] === import.meta.filename) {
+  const [bytes, file, headBytes] = process.argv.slice(2);
+  const written = await writeAppleHealthExport(Number(bytes), file ?? "", Number(headBytes));
+  process.stdout.write(JSON.stringify({ ...written, head: Buffer.from(written.head).toString("base64") }));
 }
