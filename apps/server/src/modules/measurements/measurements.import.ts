@@ -19,7 +19,6 @@ import {
   baselineValuesBetween,
   findByClientIds,
   insertMeasurements,
-  resultOf,
 } from "./measurements.repo.ts";
 import { BASELINE_DAYS, dashboardValuesOf, MEASUREMENT_EVENTS } from "./measurements.service.ts";
 
@@ -206,7 +205,11 @@ export async function storeMeasurements(
   for (const f of fresh)
     if (out[f.index]?.status === "created" && !insertedIds.has(f.upload.client_id))
       out[f.index] = { status: "existing" };
-  const values: DashboardValue[] = inserted.flatMap((row) => dashboardValuesOf(row, resultOf(row)));
+  // The database answers client ids in its own (lower) case.
+  const resultByClientId = new Map(rows.map((r) => [r.clientId.toLowerCase(), r.result]));
+  const values: DashboardValue[] = inserted.flatMap((row) =>
+    dashboardValuesOf(row, resultByClientId.get(row.clientId.toLowerCase()) ?? null),
+  );
   await recordValues(tx, userId, values);
   await ctx.services.events.emitEvents(
     tx,

@@ -122,7 +122,10 @@ async function toDetail(ctx: Ctx, row: MeasurementRow, isCustomer: boolean): Pro
 }
 
 /** What a measurement writes to the dashboard, one value per metric keyed by the measurement's id. */
-export function dashboardValuesOf(row: MeasurementRow, r: MeasurementResult | null): DashboardValue[] {
+export function dashboardValuesOf(
+  row: Pick<MeasurementRow, "id" | "startedAt">,
+  r: MeasurementResult | null,
+): DashboardValue[] {
   return Object.entries(dashboardMetricsOf(r)).map(([metric, value]) => ({
     metric,
     at: row.startedAt,
