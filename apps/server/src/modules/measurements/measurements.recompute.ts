@@ -2,7 +2,13 @@ import type { Db } from "../../db/client.ts";
 import type { DomainEvent, Subscriber } from "../../lib/events.ts";
 import { BP_EVENTS } from "../bp/bp.service.ts";
 import { BP_WINDOW_MINUTES, MEASUREMENT_ALGORITHM_VERSION } from "./measurements.compute.ts";
-import { countStale, type MeasurementRow, measurementsNear, staleBatch } from "./measurements.repo.ts";
+import {
+  countStale,
+  measurementsByIds,
+  measurementsNear,
+  type NearMeasurement,
+  staleBatch,
+} from "./measurements.repo.ts";
 import { recomputeRow } from "./measurements.service.ts";
 
 /**
@@ -20,7 +26,7 @@ export const BP_SUBSCRIBER = "measurements.bp-indices";
 type BpChange = { added: boolean; readingId: string | null; times: Date[] };
 
 /** Whether a measurement must be recomputed for this change of a reading. */
-function touchedBy(change: BpChange, row: MeasurementRow): boolean {
+function touchedBy(change: BpChange, row: NearMeasurement): boolean {
   const linked = change.readingId !== null && row.bpReadingId === change.readingId;
   // Already computed with this new reading (an import stores a batch's readings before its
   // measurements): nothing changes.
@@ -56,7 +62,10 @@ export const bpSubscriber: Subscriber = {
         BP_WINDOW_MINUTES,
         changes.flatMap((c) => (c.readingId ? [c.readingId] : [])),
       );
-      for (const row of rows) if (changes.some((c) => touchedBy(c, row))) await recomputeRow(tx, row);
+      // Only the touched ones are read whole: an import's readings touch none of the measurements
+      // stored beside them (computed with them already), so their series and results stay unread.
+      const touched = rows.filter((row) => changes.some((c) => touchedBy(c, row))).map((row) => row.id);
+      for (const row of await measurementsByIds(tx, userId, touched)) await recomputeRow(tx, row);
     }
   },
 };

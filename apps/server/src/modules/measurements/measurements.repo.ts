@@ -234,6 +234,9 @@ export async function deleteMeasurementOf(
   return row ?? null;
 }
 
+/** What `measurementsNear` answers of a measurement: enough to tell whether a change touches it. */
+export type NearMeasurement = Pick<MeasurementRow, "id" | "startedAt" | "bpReadingId">;
+
 /** The user's measurements started within ± `minutes` of any of `times`, or linked to `readingId`. */
 export async function measurementsNear(
   db: Db,
@@ -241,7 +244,7 @@ export async function measurementsNear(
   times: readonly Date[],
   minutes: number,
   readingIds: readonly string[],
-): Promise<MeasurementRow[]> {
+): Promise<NearMeasurement[]> {
   const ms = minutes * 60_000;
   const near: SQL[] = times.map(
     (t) =>
@@ -253,9 +256,23 @@ export async function measurementsNear(
   if (readingIds.length > 0) near.push(inArray(measurements.bpReadingId, [...readingIds]));
   if (near.length === 0) return [];
   return db
-    .select()
+    .select({ id: measurements.id, startedAt: measurements.startedAt, bpReadingId: measurements.bpReadingId })
     .from(measurements)
     .where(and(eq(measurements.userId, userId), or(...near)))
+    .orderBy(asc(measurements.startedAt));
+}
+
+/** The user's measurements with these ids, whole, oldest first. */
+export async function measurementsByIds(
+  db: Db,
+  userId: string,
+  ids: readonly string[],
+): Promise<MeasurementRow[]> {
+  if (ids.length === 0) return [];
+  return db
+    .select()
+    .from(measurements)
+    .where(and(eq(measurements.userId, userId), inArray(measurements.id, [...ids])))
     .orderBy(asc(measurements.startedAt));
 }
 
