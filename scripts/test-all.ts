@@ -38,7 +38,6 @@ function run(step: Step): Promise<number | null> {
   return new Promise((resolve) => {
     const child = spawn(step.cmd, step.args, { stdio: ["inherit", "pipe", "pipe"], env: process.env });
     let inErrors = false;
-    let partial = "";
     const keep = (line: string) => {
       const plain = stripVTControlCharacters(line);
       if (/Unhandled (Errors?|Rejection)/.test(plain)) inErrors = true;
@@ -46,16 +45,19 @@ function run(step: Step): Promise<number | null> {
       if (inErrors && plain.trim() !== "" && unhandled.length < 40)
         unhandled.push(`  ${plain.slice(0, 300)}`);
     };
-    const pass = (to: NodeJS.WriteStream) => (chunk: Buffer) => {
+    // Each stream's unfinished last line waits for its next chunk.
+    const partials = { stdout: "", stderr: "" };
+    const pass = (name: keyof typeof partials, to: NodeJS.WriteStream) => (chunk: Buffer) => {
       to.write(chunk);
-      const lines = (partial + chunk.toString("utf8")).split("\n");
-      partial = lines.pop() ?? "";
+      const lines = (partials[name] + chunk.toString("utf8")).split("\n");
+      partials[name] = lines.pop() ?? "";
       for (const line of lines) keep(line);
     };
-    child.stdout.on("data", pass(process.stdout));
-    child.stderr.on("data", pass(process.stderr));
+    child.stdout.on("data", pass("stdout", process.stdout));
+    child.stderr.on("data", pass("stderr", process.stderr));
     child.on("close", (code) => {
-      keep(partial);
+      keep(partials.stdout);
+      keep(partials.stderr);
       resolve(code);
     });
   });
