@@ -10,15 +10,18 @@ import { stripTypeScriptTypes } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 
-/** The folders whose TypeScript a thread may load: the server's and the workspace packages' sources. */
 const ROOT = path.resolve(import.meta.dirname, "../../../..");
-const FOLDERS = [
-  path.join(ROOT, "apps/server/src"),
-  ...fs
-    .readdirSync(path.join(ROOT, "packages"), { withFileTypes: true })
-    .filter((d) => d.isDirectory())
-    .map((d) => path.join(ROOT, "packages", d.name, "src")),
-];
+
+/** The folders whose TypeScript a thread may load: the server's and the workspace packages' sources. */
+function sourceFolders(): string[] {
+  return [
+    path.join(ROOT, "apps/server/src"),
+    ...fs
+      .readdirSync(path.join(ROOT, "packages"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => path.join(ROOT, "packages", d.name, "src")),
+  ];
+}
 
 function typeScriptFiles(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -56,7 +59,8 @@ const SLICE = 8;
 export function strippedSources(): Promise<Record<string, string>> {
   stripped ??= (async () => {
     const out: Record<string, string> = {};
-    const files = FOLDERS.flatMap(typeScriptFiles);
+    // Read on the first import, not when the server starts.
+    const files = sourceFolders().flatMap(typeScriptFiles);
     for (const [i, file] of files.entries()) {
       if (i % SLICE === 0) await new Promise<void>((resolve) => setImmediate(resolve));
       out[pathToFileURL(file).href] = strip(fs.readFileSync(file, "utf8"));
