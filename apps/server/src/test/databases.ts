@@ -7,10 +7,36 @@ export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ["pglite", "p
 
 const opened = new Map<Backend, Promise<Database>>();
 
+let slot: Promise<string> | undefined;
+
+/**
+ * This test process's share of the PostgreSQL server: `w<Vitest worker>`, or `w<worker>_<n>` when
+ * another test run on the machine (a second terminal, an editor's runner) holds that one. Vitest numbers
+ * the workers of each run from 1, so two runs would otherwise truncate and drop each other's databases
+ * mid-test. Held by a session advisory lock on a connection kept open until the process ends.
+ */
+export function workerSlot(): Promise<string> {
+  slot ??= (async () => {
+    const worker = `w${process.env.VITEST_POOL_ID ?? "0"}`;
+    const holder = await openDatabaseRaw(process.env.TEST_DATABASE_URL ?? "");
+    // The lock lives as long as this connection; it must not keep the process alive on its own.
+    (holder as unknown as { connection: { stream: { unref: () => void } } }).connection.stream.unref();
+    for (let n = 0; ; n++) {
+      const name = n === 0 ? worker : `${worker}_${n}`;
+      const { rows } = await holder.query<{ ok: boolean }>(
+        "select pg_try_advisory_lock(hashtext('tonus-test-slot'), hashtext($1)) as ok",
+        [name],
+      );
+      if (rows[0]?.ok) return name;
+    }
+  })();
+  return slot;
+}
+
 async function openPostgresForWorker(): Promise<Database> {
   const base = new URL(process.env.TEST_DATABASE_URL ?? "");
   // Each Vitest worker gets its own database so parallel workers never truncate each other's rows.
-  const name = `${base.pathname.slice(1) || "tonus"}_w${process.env.VITEST_POOL_ID ?? "0"}`;
+  const name = `${base.pathname.slice(1) || "tonus"}_${await workerSlot()}`;
   const admin = await openDatabaseRaw(base.toString());
   const exists = await admin.query("select 1 from pg_database where datname = $1", [name]);
   if (exists.rowCount === 0) await admin.query(`create database "${name}"`);

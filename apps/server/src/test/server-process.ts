@@ -3,6 +3,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { API } from "@tonus/contract";
+import { workerSlot } from "./databases.ts";
 import { recreateDatabase } from "./recreate-database.ts";
 
 /**
@@ -33,14 +34,11 @@ export function cleanUpServers(): void {
 
 /**
  * A fresh, empty PostgreSQL database for one run (dropped and created again, named after the base
- * database, `suffix` and the Vitest worker), or undefined on PGlite.
+ * database, `suffix` and this process's `workerSlot`), or undefined on PGlite.
  */
 export async function freshPostgres(backend: string, suffix: string): Promise<string | undefined> {
   if (backend !== "postgres") return undefined;
-  return recreateDatabase(
-    process.env.TEST_DATABASE_URL ?? "",
-    `${suffix}_w${process.env.VITEST_POOL_ID ?? "0"}`,
-  );
+  return recreateDatabase(process.env.TEST_DATABASE_URL ?? "", `${suffix}_${await workerSlot()}`);
 }
 
 /** Starts `main.ts` on a free port; `url` resolves once it listens. */
