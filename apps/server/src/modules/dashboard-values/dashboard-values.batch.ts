@@ -36,23 +36,29 @@ function copyText(s: string): string {
   );
 }
 
-type Row = {
-  metric: string;
-  atMs: number;
-  value: number;
-  source: string;
-  clientId: string;
-  counted: boolean;
-};
+const encoder = new TextEncoder();
 
+/**
+ * Builds a batch's COPY bytes as values arrive: each row is encoded at once into one growing buffer
+ * (outside the JavaScript heap), so an import's records and their row text die young instead of living
+ * until the batch is full (in an import thread with a small heap, those survivors cost more time
+ * collecting garbage than the encoding itself).
+ */
 export class ValueBatchBuilder {
-  private readonly rows: Row[] = [];
-  private readonly index = new Map<string, number>();
+  private buf = new Uint8Array(1 << 16);
+  private used = 0;
+  /** Where each row starts in `buf` (and, past the last, `used`). */
+  private starts: number[] = [];
+  private counted: boolean[] = [];
+  /** Row index by source, then client id. */
+  private readonly index = new Map<string, Map<string, number>>();
+  /** Rows whose key came again: their replacement text (the first row keeps its place). */
+  private readonly replaced = new Map<number, Uint8Array>();
   private repeatedCounted = 0;
 
   /** Rows so far (after merging repeated keys). */
   get size(): number {
-    return this.rows.length;
+    return this.starts.length;
   }
 
   /**
@@ -60,42 +66,96 @@ export class ValueBatchBuilder {
    * invalid metric or source key throws, as `recordValues` does.
    */
   add(v: BatchValue, counted: boolean): boolean {
-    if (!Number.isFinite(v.value) || !(v.atMs >= MIN_AT_MS && v.atMs <= MAX_AT_MS)) return false;
-    if (!METRIC_RE.test(v.metric)) throw new Error(`Invalid metric key ${v.metric}`);
-    if (!SOURCE_RE.test(v.source)) throw new Error(`Invalid source ${v.source}`);
-    if (v.clientId.includes("\u0000")) throw new Error("Invalid client id (NUL)");
-    const key = `${v.source}\u0000${v.clientId}`;
-    const at = this.index.get(key);
-    const row: Row = { ...v, counted };
-    if (at === undefined) {
-      this.index.set(key, this.rows.length);
-      this.rows.push(row);
+    return this.addValue(v.metric, v.atMs, v.value, v.source, v.clientId, counted);
+  }
+
+  /** `add` without the object. */
+  addValue(
+    metric: string,
+    atMs: number,
+    value: number,
+    source: string,
+    clientId: string,
+    counted: boolean,
+  ): boolean {
+    if (!Number.isFinite(value) || !(atMs >= MIN_AT_MS && atMs <= MAX_AT_MS)) return false;
+    if (!METRIC_RE.test(metric)) throw new Error(`Invalid metric key ${metric}`);
+    if (!SOURCE_RE.test(source)) throw new Error(`Invalid source ${source}`);
+    if (clientId.includes("\u0000")) throw new Error("Invalid client id (NUL)");
+    let ofSource = this.index.get(source);
+    if (!ofSource) {
+      ofSource = new Map();
+      this.index.set(source, ofSource);
+    }
+    const at = ofSource.get(clientId);
+    if (at !== undefined) {
+      if (counted) this.repeatedCounted++;
+      const both = counted || (this.counted[at] as boolean);
+      this.counted[at] = both;
+      this.replaced.set(at, encoder.encode(rowText(metric, atMs, value, source, clientId, both)));
       return true;
     }
-    const held = this.rows[at] as Row;
-    if (counted) this.repeatedCounted++;
-    row.counted = counted || held.counted;
-    this.rows[at] = row;
+    ofSource.set(clientId, this.starts.length);
+    this.starts.push(this.used);
+    this.counted.push(counted);
+    this.append(rowText(metric, atMs, value, source, clientId, counted));
     return true;
+  }
+
+  private append(text: string): void {
+    // UTF-8 takes at most 3 bytes per UTF-16 unit.
+    const need = this.used + text.length * 3;
+    if (need > this.buf.length) {
+      const grown = new Uint8Array(Math.max(need, this.buf.length * 2));
+      grown.set(this.buf.subarray(0, this.used));
+      this.buf = grown;
+    }
+    this.used += encoder.encodeInto(text, this.buf.subarray(this.used)).written;
   }
 
   /** Encodes what was added and empties the builder. */
   build(): ValueBatch {
-    let text = "";
-    let counted = 0;
-    for (const r of this.rows) {
-      if (r.counted) counted++;
-      text += `${r.metric}\t${new Date(r.atMs).toISOString()}\t${r.value}\t${r.source}\t${copyText(r.clientId)}\t${r.counted ? "t" : "f"}\n`;
+    const rows = this.starts.length;
+    let bytes = this.buf.slice(0, this.used);
+    if (this.replaced.size > 0) {
+      const parts: Uint8Array[] = [];
+      let size = 0;
+      for (let i = 0; i < rows; i++) {
+        const part =
+          this.replaced.get(i) ?? bytes.subarray(this.starts[i] as number, this.starts[i + 1] ?? this.used);
+        parts.push(part);
+        size += part.length;
+      }
+      bytes = new Uint8Array(size);
+      let at = 0;
+      for (const part of parts) {
+        bytes.set(part, at);
+        at += part.length;
+      }
     }
     const batch: ValueBatch = {
-      bytes: new TextEncoder().encode(text),
-      rows: this.rows.length,
-      counted,
+      bytes,
+      rows,
+      counted: this.counted.reduce((n, c) => (c ? n + 1 : n), 0),
       repeatedCounted: this.repeatedCounted,
     };
-    this.rows.length = 0;
+    this.used = 0;
+    this.starts = [];
+    this.counted = [];
     this.index.clear();
+    this.replaced.clear();
     this.repeatedCounted = 0;
     return batch;
   }
+}
+
+function rowText(
+  metric: string,
+  atMs: number,
+  value: number,
+  source: string,
+  clientId: string,
+  counted: boolean,
+): string {
+  return `${metric}\t${new Date(atMs).toISOString()}\t${value}\t${source}\t${copyText(clientId)}\t${counted ? "t" : "f"}\n`;
 }

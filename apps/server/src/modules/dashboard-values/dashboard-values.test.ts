@@ -258,6 +258,36 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     expect(builder.add(v, true)).toBe(true);
     expect(builder.build()).toMatchObject({ rows: 1, counted: 1, repeatedCounted: 0 });
   });
+
+  it("encodes rows in the order their keys came, a repeated key in its first place with its last value", () => {
+    const builder = new ValueBatchBuilder();
+    const at = Date.UTC(2026, 0, 1);
+    const row = (metric: string, value: number, source: string, clientId: string, counted: boolean) =>
+      `${metric}\t${new Date(at).toISOString()}\t${value}\t${source}\t${clientId}\t${counted ? "t" : "f"}\n`;
+    builder.add({ metric: "steps", atMs: at, value: 1, source: "fit", clientId: "a" }, true);
+    builder.add({ metric: "steps", atMs: at, value: 2, source: "fit", clientId: "b\tß\\" }, false);
+    builder.add({ metric: "steps", atMs: at, value: 3, source: "csv", clientId: "a" }, false);
+    builder.add({ metric: "weight", atMs: at, value: 4, source: "fit", clientId: "a" }, false);
+    // Enough rows to grow the buffer several times.
+    for (let i = 0; i < 3000; i++)
+      builder.add({ metric: "steps", atMs: at, value: i, source: "fit", clientId: `c${i}` }, i % 2 === 0);
+    const batch = builder.build();
+    const lines = new TextDecoder().decode(batch.bytes).split(/(?<=\n)/);
+    expect(lines.slice(0, 3)).toEqual([
+      // The first key's place, the last value, counted because the first was.
+      row("weight", 4, "fit", "a", true),
+      row("steps", 2, "fit", "b\\tß\\\\", false),
+      row("steps", 3, "csv", "a", false),
+    ]);
+    expect(lines[3002]).toBe(row("steps", 2999, "fit", "c2999", false));
+    expect(lines).toHaveLength(3003);
+    expect(batch).toMatchObject({ rows: 3003, counted: 1501, repeatedCounted: 0 });
+    // Emptied: the next batch starts afresh.
+    builder.add({ metric: "steps", atMs: at, value: 5, source: "fit", clientId: "a" }, true);
+    const next = builder.build();
+    expect(new TextDecoder().decode(next.bytes)).toBe(row("steps", 5, "fit", "a", true));
+    expect(next).toMatchObject({ rows: 1, counted: 1, repeatedCounted: 0 });
+  });
 });
 
 // Two connections at once: PostgreSQL only (PGlite has one and runs transactions one after another).

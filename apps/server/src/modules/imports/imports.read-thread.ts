@@ -2,7 +2,7 @@
 // its values encoded, to the writer thread or to the main thread. It loads no database code.
 import type { MessagePort } from "node:worker_threads";
 import { type ReaderOptions, readImport } from "./imports.reader.ts";
-import { encodeRecords } from "./imports.values.ts";
+import { RecordEncoder } from "./imports.values.ts";
 import type { WorkerBatch, WorkerMessage } from "./imports.worker.ts";
 
 /** Batches sent and not yet acknowledged, at most: this bounds the memory they hold. */
@@ -19,7 +19,7 @@ export async function readAll(port: MessagePort, read: ReaderOptions): Promise<v
     wake = null;
   });
   try {
-    const reader = readImport(read);
+    const reader = readImport(read, new RecordEncoder());
     for (;;) {
       const next = await reader.next();
       if (next.done) {
@@ -27,7 +27,7 @@ export async function readAll(port: MessagePort, read: ReaderOptions): Promise<v
         return;
       }
       const { records, ...checkpoint } = next.value;
-      const batch: WorkerBatch = { ...checkpoint, ...encodeRecords(records) };
+      const batch: WorkerBatch = { ...checkpoint, ...records };
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
       // The encoded values move without a copy.

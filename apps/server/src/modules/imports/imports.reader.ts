@@ -74,8 +74,9 @@ export type Checkpoint = {
   base?: ParserCounts;
 };
 
-export type ReaderBatch = {
-  records: ImportRecord[];
+export type ReaderBatch<B = ImportRecord[]> = {
+  /** The batch's records, or what a `RecordSink` made of them. */
+  records: B;
   /** Records handed out up to and including this batch. */
   recordsEnd: number;
   resumeOffset?: number;
@@ -134,11 +135,37 @@ export function mergeCounts(a: ParserCounts, b: ParserCounts): ParserCounts {
 const isSlow = (r: ImportRecord) => r.kind === "rr" || r.kind === "bp";
 
 /**
+ * Takes a batch's records as they are read and answers what the batch carries when it is full: the
+ * records themselves by default; the reader thread encodes each at once, so none lives until then.
+ */
+export type RecordSink<B> = { add: (record: ImportRecord) => void; take: () => B };
+
+function recordArray(): RecordSink<ImportRecord[]> {
+  let records: ImportRecord[] = [];
+  return {
+    add: (r) => void records.push(r),
+    take: () => {
+      const out = records;
+      records = [];
+      return out;
+    },
+  };
+}
+
+/**
  * Reads the file and yields batches of at most `batchSize.records` records (`batchSize.slow` RR series
  * or readings), each with the checkpoint a restart would continue from. Never throws for bad input: the
  * final counts (the generator's return value) carry `fatal` and the rejections.
  */
-export async function* readImport(opts: ReaderOptions): AsyncGenerator<ReaderBatch, ParserCounts> {
+export function readImport(opts: ReaderOptions): AsyncGenerator<ReaderBatch, ParserCounts>;
+export function readImport<B>(
+  opts: ReaderOptions,
+  sink: RecordSink<B>,
+): AsyncGenerator<ReaderBatch<B>, ParserCounts>;
+export async function* readImport<B>(
+  opts: ReaderOptions,
+  sink: RecordSink<B> = recordArray() as unknown as RecordSink<B>,
+): AsyncGenerator<ReaderBatch<B>, ParserCounts> {
   const isAppleHealth = opts.kind === "apple_health_xml" || opts.kind === "apple_health_zip";
   const resumeFrom = isAppleHealth ? (opts.checkpoint?.resumeOffset ?? 0) : 0;
   const skip = isAppleHealth ? 0 : (opts.checkpoint?.records ?? 0);
@@ -150,19 +177,19 @@ export async function* readImport(opts: ReaderOptions): AsyncGenerator<ReaderBat
   const source = await openSessions(opts, resumeFrom);
   const counts = () => mergeCounts(base, source.counts());
   const size = opts.batchSize ?? BATCH_SIZES.postgres;
-  let pending: ImportRecord[] = [];
+  let pending = 0;
   let slow = 0;
   let lastResume: number | undefined;
-  const flush = (): ReaderBatch => {
-    handedOut += pending.length;
-    const batch: ReaderBatch = {
-      records: pending,
+  const flush = (): ReaderBatch<B> => {
+    handedOut += pending;
+    const batch: ReaderBatch<B> = {
+      records: sink.take(),
       recordsEnd: handedOut,
       bytesRead: source.bytesRead(),
       counts: counts(),
     };
     if (lastResume !== undefined) batch.resumeOffset = lastResume;
-    pending = [];
+    pending = 0;
     slow = 0;
     return batch;
   };
@@ -171,13 +198,14 @@ export async function* readImport(opts: ReaderOptions): AsyncGenerator<ReaderBat
       for (const record of chunk) {
         seen++;
         if (seen <= skip) continue;
-        pending.push(record);
+        sink.add(record);
+        pending++;
         if (isSlow(record)) slow++;
       }
       if (isAppleHealth) lastResume = source.resumeOffset();
-      if (pending.length >= size.records || slow >= size.slow) yield flush();
+      if (pending >= size.records || slow >= size.slow) yield flush();
     }
-    if (pending.length > 0) yield flush();
+    if (pending > 0) yield flush();
   } finally {
     await source.close();
   }

@@ -140,31 +140,39 @@ export type EncodedRecords = {
 };
 
 /**
- * Turns a batch of records into what the job writes (in the worker thread, so the main thread only
- * copies bytes and scores the RR series analysed here): each sample or workout's values, its own value
- * first and counted (it decides whether the record is new or a duplicate), the ones it brings along
- * not; a key repeated in the batch keeps its last value.
+ * Turns records into what the job writes, one at a time as they are read (in the reader thread, so the
+ * writer only copies bytes and scores the RR series analysed here): each sample or workout's values,
+ * its own value first and counted (it decides whether the record is new or a duplicate), the ones it
+ * brings along not; a key repeated in the batch keeps its last value. `take` answers the batch so far.
  */
-export function encodeRecords(records: readonly ImportRecord[]): EncodedRecords {
-  const builder = new ValueBatchBuilder();
-  const slow: (SplitRrSeries | BloodPressureRecord)[] = [];
-  let ignored = 0;
-  for (const r of records) {
+export class RecordEncoder {
+  private readonly builder = new ValueBatchBuilder();
+  private slow: (SplitRrSeries | BloodPressureRecord)[] = [];
+  private ignored = 0;
+
+  add(r: ImportRecord): void {
     if (r.kind === "rr" || r.kind === "bp") {
-      slow.push(r.kind === "rr" ? splitAndAnalyse(r) : r);
-      continue;
+      this.slow.push(r.kind === "rr" ? splitAndAnalyse(r) : r);
+      return;
+    }
+    if (r.kind === "sample" && r.metric !== "sleep" && r.metric !== "sleep_stage") {
+      // Most records: one value, straight from the record.
+      if (!this.builder.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
+      return;
     }
     const values = r.kind === "sample" ? valuesOfSample(r) : valuesOfWorkout(r);
     let stored = false;
     values.forEach((v, i) => {
-      const added = builder.add(
-        { metric: v.metric, atMs: v.at.getTime(), value: v.value, source: v.source, clientId: v.clientId },
-        i === 0,
-      );
+      const added = this.builder.addValue(v.metric, v.at.getTime(), v.value, v.source, v.clientId, i === 0);
       if (added && i === 0) stored = true;
     });
-    if (values.length === 0) ignored++;
-    else if (!stored) ignored++;
+    if (!stored) this.ignored++;
   }
-  return { values: builder.build(), slow, ignored };
+
+  take(): EncodedRecords {
+    const out = { values: this.builder.build(), slow: this.slow, ignored: this.ignored };
+    this.slow = [];
+    this.ignored = 0;
+    return out;
+  }
 }
