@@ -313,6 +313,8 @@ export const measurements = pgTable(
     uniqueIndex("measurements_client_key").on(t.userId, t.clientId),
     index("measurements_user_time_idx").on(t.userId, t.startedAt),
     index("measurements_version_idx").on(t.algorithmVersion),
+    // The measurements computed with a reading: recomputed when it changes or goes.
+    index("measurements_bp_reading_idx").on(t.bpReadingId).where(sql`${t.bpReadingId} is not null`),
   ],
 );
 

@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, inArray, lt, notExists } from "drizzle-orm";
+import { inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
 import { outboxDeliveries, outboxEvents } from "../db/schema.ts";
 import type { JobRef, JobRunner } from "./jobs.ts";
@@ -59,6 +59,10 @@ const REORDER_WINDOW = 1000;
 const FULL_SCAN_MS = 60_000;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
 
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+/** A PostgreSQL array literal of plain words (event types, subscriber names, ids): nothing to quote. */
+const arrayLiteral = (items: readonly string[]) => `{${items.join(",")}}`;
+
 /**
  * Writes events to the outbox in the caller's transaction without asking for their delivery: for a
  * writer that has no job queue (an import's worker thread), whose owner calls `wake` after the commit.
@@ -92,36 +96,29 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
     if (performance.now() - mark.fullAt < FULL_SCAN_MS) after = Math.max(0, mark.high - REORDER_WINDOW);
     else mark.fullAt = performance.now();
     for (;;) {
-      const pending = await db
-        .select()
-        .from(outboxEvents)
-        .where(
-          and(
-            gt(outboxEvents.id, after),
-            inArray(outboxEvents.type, [...subscriber.types]),
-            notExists(
-              db
-                .select({ one: outboxDeliveries.eventId })
-                .from(outboxDeliveries)
-                .where(
-                  and(
-                    eq(outboxDeliveries.eventId, outboxEvents.id),
-                    eq(outboxDeliveries.subscriber, subscriber.name),
-                  ),
-                ),
-            ),
-          ),
-        )
-        .orderBy(asc(outboxEvents.id))
-        .limit(BATCH);
+      // Plain SQL: an import announces thousands of events, and this runs on the server's main thread.
+      const pending = rowsOf<{
+        id: number | string;
+        type: string;
+        user_id: string | null;
+        payload: Record<string, unknown>;
+        created_at: string | Date;
+      }>(
+        await db.execute(sql`
+          select e.id, e.type, e.user_id, e.payload, e.created_at from outbox_events e
+          where e.id > ${after} and e.type in (select unnest(${arrayLiteral(subscriber.types)}::text[]))
+            and not exists (select 1 from outbox_deliveries d
+              where d.event_id = e.id and d.subscriber = ${subscriber.name})
+          order by e.id limit ${BATCH}`),
+      );
       if (pending.length === 0) return true;
       const events = pending.map(
         (row): DomainEvent => ({
-          id: row.id,
+          id: Number(row.id),
           type: row.type,
-          userId: row.userId,
-          payload: row.payload as Record<string, unknown>,
-          createdAt: row.createdAt,
+          userId: row.user_id,
+          payload: row.payload,
+          createdAt: new Date(row.created_at),
         }),
       );
       if (!(await deliverIn(subscriber, events)) && !(await deliverOneByOne(subscriber, events)))
@@ -141,12 +138,14 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
     try {
       await db.transaction(async (t) => {
         const tx = t as unknown as Db;
-        const claimed = await tx
-          .insert(outboxDeliveries)
-          .values(events.map((e) => ({ eventId: e.id, subscriber: subscriber.name })))
-          .onConflictDoNothing()
-          .returning({ eventId: outboxDeliveries.eventId });
-        const ids = new Set(claimed.map((c) => c.eventId));
+        const claimed = rowsOf<{ event_id: number | string }>(
+          await tx.execute(sql`
+            insert into outbox_deliveries (event_id, subscriber)
+            select unnest(${arrayLiteral(events.map((e) => String(e.id)))}::bigint[]), ${subscriber.name}
+            on conflict do nothing
+            returning event_id`),
+        );
+        const ids = new Set(claimed.map((c) => Number(c.event_id)));
         const mine = events.filter((e) => ids.has(e.id));
         if (mine.length > 0) await subscriber.handle(tx, mine);
       });

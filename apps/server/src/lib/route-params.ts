@@ -1,5 +1,6 @@
 import type { FastifyReply } from "fastify";
 import { z } from "zod";
+import { UUID_RE } from "./uuid.ts";
 
 /**
  * Route helpers of the modules that serve a person's own objects by id (measurements, blood-pressure
@@ -9,7 +10,6 @@ import { z } from "zod";
 /** `:id` of one object. Any short string: a malformed id is answered like an unknown one (404, not 400). */
 export const IdParamsSchema = z.object({ id: z.string().max(100) });
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NO_ID = "00000000-0000-0000-0000-000000000000";
 
 /** The id itself when it is a uuid; otherwise an id nothing has, so the look-up ends in the same 404. */

@@ -9,6 +9,7 @@ import {
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 import {
   type ChartRow,
   deleteChart,
@@ -70,7 +71,6 @@ function requireCustomer(viewer: Viewer): string {
   return viewer.userId;
 }
 
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Until the person first changes the layout, the default charts are virtual, with these ids. */
 const DEFAULT_ID_PREFIX = "default-";
 

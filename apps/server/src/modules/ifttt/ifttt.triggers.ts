@@ -1,8 +1,9 @@
 import { bpCategory } from "@tonus/hrv";
-import { and, desc, eq, inArray, isNotNull } from "drizzle-orm";
+import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { bpReadings, iftttEvents, measurements } from "../../db/schema.ts";
 import type { DomainEvent } from "../../lib/events.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 
 /** What an IFTTT event row records: a measurement or a blood-pressure reading. */
 export type IftttEventKind = "hrv_measurement" | "bp_reading";
@@ -62,6 +63,8 @@ export function measurementEventData(result: unknown): Record<string, number> {
   >;
 }
 
+const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
+
 /** The rows the events name that belong to the event's own person, in the events' order. */
 function ownRows<R extends { id: string; userId: string }>(
   refs: readonly { id: string; userId: string }[],
@@ -101,7 +104,13 @@ export async function recordIftttEvents(tx: Db, events: readonly DomainEvent[]):
       if (typeof id === "string") deleted.push({ userId, kind, id });
     }
   }
-  const rows: (typeof iftttEvents.$inferInsert)[] = [];
+  const rows: {
+    user_id: string;
+    kind: IftttEventKind;
+    source_id: string;
+    occurred_at: string;
+    data: object;
+  }[] = [];
   const ids = (refs: readonly { id: string }[]) => [...new Set(refs.map((r) => r.id))];
   if (readings.length > 0) {
     const found = await tx
@@ -110,40 +119,48 @@ export async function recordIftttEvents(tx: Db, events: readonly DomainEvent[]):
       .where(inArray(bpReadings.id, ids(readings)));
     for (const row of ownRows(readings, found))
       rows.push({
-        userId: row.userId,
+        user_id: row.userId,
         kind: "bp_reading",
-        sourceId: row.id,
-        occurredAt: row.measuredAt,
+        source_id: row.id,
+        occurred_at: row.measuredAt.toISOString(),
         data: bpEventData(row),
       });
   }
   if (created.length > 0) {
-    const found = await tx
-      .select({
-        id: measurements.id,
-        userId: measurements.userId,
-        startedAt: measurements.startedAt,
-        result: measurements.result,
-      })
-      .from(measurements)
-      .where(inArray(measurements.id, ids(created)));
+    // Only the numbers the trigger items carry: the whole result (the decoding, several KB each) would
+    // be read and parsed on the server's main thread for every measurement an import announces.
+    const found = rowsOf<{ id: string; user_id: string; started_at: string | Date; data: unknown }>(
+      await tx.execute(sql`
+        select id, user_id, started_at, jsonb_build_object(
+          'scores', jsonb_build_object('stress', result->'scores'->'stress',
+            'energy', result->'scores'->'energy', 'performance', result->'scores'->'performance'),
+          'values', jsonb_build_object('heart_rate', result->'values'->'heart_rate',
+            'rmssd', result->'values'->'rmssd')) as data
+        from measurements where id in (select unnest(${`{${ids(created)
+          .filter((id) => UUID_RE.test(id))
+          .join(",")}}`}::uuid[]))`),
+    ).map((r) => ({ id: r.id, userId: r.user_id, startedAt: new Date(r.started_at), data: r.data }));
     for (const row of ownRows(created, found))
       rows.push({
-        userId: row.userId,
+        user_id: row.userId,
         kind: "hrv_measurement",
-        sourceId: row.id,
-        occurredAt: row.startedAt,
-        data: measurementEventData(row.result),
+        source_id: row.id,
+        occurred_at: row.startedAt.toISOString(),
+        data: measurementEventData(row.data),
       });
   }
   const added = new Set<string>();
   if (rows.length > 0) {
-    const inserted = await tx
-      .insert(iftttEvents)
-      .values(rows)
-      .onConflictDoNothing()
-      .returning({ userId: iftttEvents.userId });
-    for (const r of inserted) added.add(r.userId);
+    const inserted = rowsOf<{ user_id: string }>(
+      await tx.execute(sql`
+        insert into ifttt_events (user_id, kind, source_id, occurred_at, data)
+        select user_id, kind, source_id, occurred_at, data
+        from json_to_recordset(${JSON.stringify(rows)}::json)
+          as t(user_id uuid, kind text, source_id text, occurred_at timestamptz, data jsonb)
+        on conflict do nothing
+        returning user_id`),
+    );
+    for (const r of inserted) added.add(r.user_id);
   }
   // After the inserts: an original created and deleted before this delivery is found by neither.
   for (const d of deleted)
@@ -289,8 +306,6 @@ async function completeMeasurementEvents(db: Db, userId: string, rows: EventRow[
     }
   }
 }
-
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Up to `limit` matching events, newest first, each with its ingredients (times in `timeZone`) and a

@@ -14,6 +14,7 @@ import {
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import type { JobRef } from "../../lib/jobs.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 import { findSourceEntry, takesFiles } from "../sources/sources.catalogue.ts";
 import { detectUpload } from "./imports.detect.ts";
 import { deleteImportFile, importFilePath, listOldImportFiles, type SavedUpload } from "./imports.files.ts";
@@ -39,7 +40,6 @@ type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
 export type ImportJob = JobRef<{ importId: string; userId: string }>;
 
 const NO_ID = "00000000-0000-0000-0000-000000000000";
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const idOrNone = (id: string) => (UUID_RE.test(id) ? id : NO_ID);
 const MB = 1024 * 1024;
 /** Room for the multipart framing and form fields around the file in a declared Content-Length. */

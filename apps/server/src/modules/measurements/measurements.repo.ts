@@ -17,6 +17,7 @@ import {
 } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { measurements, users } from "../../db/schema.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 import type { Anthropometry, MeasurementResult } from "./measurements.compute.ts";
 
 export type MeasurementRow = typeof measurements.$inferSelect;
@@ -237,7 +238,12 @@ export async function deleteMeasurementOf(
 /** What `measurementsNear` answers of a measurement: enough to tell whether a change touches it. */
 export type NearMeasurement = Pick<MeasurementRow, "id" | "startedAt" | "bpReadingId">;
 
-/** The user's measurements started within ± `minutes` of any of `times`, or linked to `readingId`. */
+/**
+ * Keys of the user's measurements taken within `minutes` of any of `times`, or computed with one of
+ * `readingIds`, oldest first. Plain SQL with array parameters: the blood-pressure subscriber asks this
+ * for a hundred readings at once on the server's main thread while an import runs, and each time range
+ * is an index range scan.
+ */
 export async function measurementsNear(
   db: Db,
   userId: string,
@@ -245,21 +251,22 @@ export async function measurementsNear(
   minutes: number,
   readingIds: readonly string[],
 ): Promise<NearMeasurement[]> {
-  const ms = minutes * 60_000;
-  const near: SQL[] = times.map(
-    (t) =>
-      and(
-        gte(measurements.startedAt, new Date(t.getTime() - ms)),
-        sql`${measurements.startedAt} <= ${new Date(t.getTime() + ms).toISOString()}::timestamptz`,
-      ) as SQL,
-  );
-  if (readingIds.length > 0) near.push(inArray(measurements.bpReadingId, [...readingIds]));
-  if (near.length === 0) return [];
-  return db
-    .select({ id: measurements.id, startedAt: measurements.startedAt, bpReadingId: measurements.bpReadingId })
-    .from(measurements)
-    .where(and(eq(measurements.userId, userId), or(...near)))
-    .orderBy(asc(measurements.startedAt));
+  const ids = readingIds.filter((id) => UUID_RE.test(id));
+  if (times.length === 0 && ids.length === 0) return [];
+  const result = await db.execute(sql`
+    select m.id, m.started_at, m.bp_reading_id from measurements m
+    where m.user_id = ${userId} and m.id in (
+      select n.id from unnest(${`{${times.map((t) => t.toISOString()).join(",")}}`}::timestamptz[]) as t(at)
+      join measurements n on n.user_id = ${userId}
+        and n.started_at >= t.at - make_interval(mins => ${minutes})
+        and n.started_at <= t.at + make_interval(mins => ${minutes})
+      union all
+      select n.id from measurements n
+      where n.bp_reading_id in (select unnest(${`{${ids.join(",")}}`}::uuid[])) and n.user_id = ${userId})
+    order by m.started_at`);
+  return (
+    result as unknown as { rows: { id: string; started_at: string | Date; bp_reading_id: string | null }[] }
+  ).rows.map((r) => ({ id: r.id, startedAt: new Date(r.started_at), bpReadingId: r.bp_reading_id }));
 }
 
 /** The user's measurements with these ids, whole, oldest first. */

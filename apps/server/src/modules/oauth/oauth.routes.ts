@@ -14,6 +14,7 @@ import { AppError } from "../../lib/app-error.ts";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { pickLocale } from "../../lib/i18n.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 import { oauthDataSection } from "./oauth.data.ts";
 import {
   decide,
@@ -28,7 +29,6 @@ import { tokenEndpointLimited } from "./oauth.token-limits.ts";
 
 // A malformed id can never name anything: the same 404 as an unknown one.
 const IdParamsSchema = z.object({ id: z.string().max(200) });
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const NIL_UUID = "00000000-0000-0000-0000-000000000000";
 
 /** An id holding text the database cannot store (NUL) names no pending authorization: 404 like any unknown. */

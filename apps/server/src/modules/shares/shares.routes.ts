@@ -10,12 +10,12 @@ import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { requireUserId } from "../../lib/auth.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { UUID_RE } from "../../lib/uuid.ts";
 import { sharesDataSection } from "./shares.data.ts";
 import { createShareLink, listShareLinks, revokeShareLink } from "./shares.service.ts";
 
 // A malformed id can never name a link: answer 404 like any unknown id, not 400.
 const LinkParamsSchema = z.object({ id: z.string().max(100) });
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The owner's share links. The share-viewer pages themselves belong to the modules that own each kind. */
 export function registerShareRoutes(app: FastifyInstance, ctx: AppContext): void {

@@ -1,0 +1,1 @@
+CREATE INDEX "measurements_bp_reading_idx" ON "measurements" USING btree ("bp_reading_id") WHERE "measurements"."bp_reading_id" is not null;
