@@ -87,18 +87,20 @@ export class ValueBatchBuilder {
       ofSource = new Map();
       this.index.set(source, ofSource);
     }
+    const row = (c: boolean) =>
+      `${metric}\t${new Date(atMs).toISOString()}\t${value}\t${source}\t${copyText(clientId)}\t${c ? "t" : "f"}\n`;
     const at = ofSource.get(clientId);
     if (at !== undefined) {
       if (counted) this.repeatedCounted++;
       const both = counted || (this.counted[at] as boolean);
       this.counted[at] = both;
-      this.replaced.set(at, encoder.encode(rowText(metric, atMs, value, source, clientId, both)));
+      this.replaced.set(at, encoder.encode(row(both)));
       return true;
     }
     ofSource.set(clientId, this.starts.length);
     this.starts.push(this.used);
     this.counted.push(counted);
-    this.append(rowText(metric, atMs, value, source, clientId, counted));
+    this.append(row(counted));
     return true;
   }
 
@@ -147,15 +149,4 @@ export class ValueBatchBuilder {
     this.repeatedCounted = 0;
     return batch;
   }
-}
-
-function rowText(
-  metric: string,
-  atMs: number,
-  value: number,
-  source: string,
-  clientId: string,
-  counted: boolean,
-): string {
-  return `${metric}\t${new Date(atMs).toISOString()}\t${value}\t${source}\t${copyText(clientId)}\t${counted ? "t" : "f"}\n`;
 }
