@@ -166,8 +166,17 @@ export const outboxEvents = pgTable(
     type: text("type").notNull(),
     payload: jsonb("payload").notNull(),
     createdAt: createdAt(),
+    /**
+     * Set while the writer that recorded the event still runs (an import: its id): the dispatcher leaves
+     * the event alone until the writer releases it, so a large import's thousands of events are
+     * delivered after it, not by the server's main thread while it runs.
+     */
+    heldBy: uuid("held_by"),
   },
-  (t) => [index("outbox_events_user_idx").on(t.userId)],
+  (t) => [
+    index("outbox_events_user_idx").on(t.userId),
+    index("outbox_events_held_idx").on(t.heldBy).where(sql`${t.heldBy} is not null`),
+  ],
 );
 
 /** Which subscriber has handled which event: the exactly-once ledger. */

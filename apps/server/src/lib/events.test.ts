@@ -6,7 +6,7 @@ import { mailOutbox, outboxDeliveries, outboxEvents } from "../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../test/databases.ts";
 import { buildTestApp } from "../test/harness.ts";
 import type { AppContext } from "./context.ts";
-import type { DomainEvent } from "./events.ts";
+import { type DomainEvent, recordEvents } from "./events.ts";
 
 async function waitFor(check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -248,6 +248,39 @@ describe.each(BACKENDS)("domain events on %s", (backend) => {
     expect(await app.ctx.services.events.pruneOld(now)).toBe(1);
     expect((await database.db.select().from(outboxEvents)).map((e) => e.id)).toEqual([recent]);
     expect(await database.db.select().from(outboxDeliveries)).toEqual([]);
+  });
+
+  it("holds an import's events until it releases them, then delivers them though later ones went first", async () => {
+    const app = await start(new Map(), { workJobs: false });
+    const importId = "3b0f3a8e-6c1d-4e55-9a51-0c6f1f7a2b10";
+    const event = (n: number) => ({ type: "test.thing_happened", userId: null, payload: { n } });
+    await app.ctx.database.db.transaction((tx) =>
+      recordEvents(tx as unknown as Db, [event(1), event(2)], { heldBy: importId }),
+    );
+    // More events than the dispatcher's look-back window, delivered while the first two are held.
+    await app.ctx.database.db.transaction((tx) =>
+      recordEvents(
+        tx as unknown as Db,
+        Array.from({ length: 1_200 }, (_, i) => event(100 + i)),
+      ),
+    );
+    await app.ctx.services.events.dispatchPending();
+    const delivered = async () =>
+      (await database.db.select({ subject: mailOutbox.subject }).from(mailOutbox)).map((r) => r.subject);
+    const held = (await database.db.select().from(outboxEvents))
+      .filter((e) => e.heldBy === importId)
+      .map((e) => e.id);
+    expect(held).toHaveLength(2);
+    expect(await delivered()).toHaveLength(2 * 1_200);
+    expect((await delivered()).filter((s) => held.some((id) => s.endsWith(`:${id}`)))).toEqual([]);
+
+    await app.ctx.services.events.releaseEvents(importId);
+    await app.ctx.services.events.dispatchPending();
+    const after = await delivered();
+    expect(after).toHaveLength(2 * 1_202);
+    for (const id of held)
+      expect(after).toEqual(expect.arrayContaining([`test.first:${id}`, `test.second:${id}`]));
+    expect((await database.db.select().from(outboxEvents)).every((e) => e.heldBy === null)).toBe(true);
   });
 
   it("refuses a malformed event type and a subscriber registered twice", async () => {

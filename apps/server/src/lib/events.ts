@@ -42,6 +42,12 @@ export type EventBus = {
   subscribe: (subscriber: Subscriber) => void;
   /** Asks for a delivery run now (after events were written with `recordEvents`). */
   wake: () => Promise<void>;
+  /**
+   * Lets the events recorded with `heldBy` go (their writer has ended) and asks for their delivery.
+   * Their ids lie before events delivered meanwhile, so this process's next pass looks at the whole
+   * outbox (another process's every-minute pass does too).
+   */
+  releaseEvents: (heldBy: string) => Promise<void>;
   /** Delivers everything pending now (the dispatch job's body; tests and tools may call it). */
   dispatchPending: () => Promise<void>;
   /** Deletes events older than the retention, with their delivery records; answers how many went. */
@@ -66,14 +72,24 @@ const arrayLiteral = (items: readonly string[]) => `{${items.join(",")}}`;
 /**
  * Writes events to the outbox in the caller's transaction without asking for their delivery: for a
  * writer that has no job queue (an import's worker thread), whose owner calls `wake` after the commit.
- * Until then the dispatcher's every-minute pass delivers them.
+ * Until then the dispatcher's every-minute pass delivers them; events recorded with `heldBy` wait until
+ * `releaseEvents(heldBy)`.
  */
-export async function recordEvents(tx: Db, events: readonly NewDomainEvent[]): Promise<void> {
+export async function recordEvents(
+  tx: Db,
+  events: readonly NewDomainEvent[],
+  options: { heldBy?: string } = {},
+): Promise<void> {
   if (events.length === 0) return;
   for (const e of events) if (!TYPE_RE.test(e.type)) throw new Error(`Invalid event type ${e.type}`);
-  await tx
-    .insert(outboxEvents)
-    .values(events.map((e) => ({ type: e.type, userId: e.userId, payload: e.payload })));
+  await tx.insert(outboxEvents).values(
+    events.map((e) => ({
+      type: e.type,
+      userId: e.userId,
+      payload: e.payload,
+      heldBy: options.heldBy ?? null,
+    })),
+  );
 }
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
@@ -106,7 +122,8 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
       }>(
         await db.execute(sql`
           select e.id, e.type, e.user_id, e.payload, e.created_at from outbox_events e
-          where e.id > ${after} and e.type in (select unnest(${arrayLiteral(subscriber.types)}::text[]))
+          where e.id > ${after} and e.held_by is null
+            and e.type in (select unnest(${arrayLiteral(subscriber.types)}::text[]))
             and not exists (select 1 from outbox_deliveries d
               where d.event_id = e.id and d.subscriber = ${subscriber.name})
           order by e.id limit ${BATCH}`),
@@ -225,6 +242,14 @@ export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {
       await dispatch.send({}, { tx });
     },
     async wake() {
+      await dispatch.send({});
+    },
+    async releaseEvents(heldBy) {
+      const released = await db.execute(
+        sql`update outbox_events set held_by = null where held_by = ${heldBy} returning 1`,
+      );
+      if (rowsOf(released).length === 0) return;
+      for (const mark of marks.values()) mark.fullAt = Number.NEGATIVE_INFINITY;
       await dispatch.send({});
     },
     subscribe(subscriber) {

@@ -12,7 +12,7 @@ import { chunksOf, collect, importFit } from "@tonus/importers";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startTrap } from "../../../../../packages/importers/test/trap-listener.ts";
-import { dashboardValues, imports } from "../../db/schema.ts";
+import { dashboardValues, iftttEvents, imports, outboxEvents } from "../../db/schema.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { peakRssGrowth } from "../../test/memory.ts";
@@ -89,6 +89,16 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       await user.client(suite.app).get(`${IMPORTS_API.imports}?source=apple-health`)
     ).json() as ImportList;
     expect(list.results.map((i) => i.id)).toEqual([done.id]);
+    // What the import announced (its writer thread holds it on PostgreSQL) is free once it reads done,
+    // and reaches the subscribers: each measurement and reading has its IFTTT copy.
+    const { db } = suite.app.ctx.database;
+    const announced = await db.select().from(outboxEvents).where(eq(outboxEvents.userId, user.userId));
+    expect(announced.length).toBe(counts.rr + counts.bp);
+    expect(announced.filter((e) => e.heldBy !== null)).toEqual([]);
+    await suite.app.ctx.services.events.dispatchPending();
+    const copies = await db.select().from(iftttEvents).where(eq(iftttEvents.userId, user.userId));
+    expect(copies.filter((c) => c.kind === "hrv_measurement")).toHaveLength(counts.rr);
+    expect(copies.filter((c) => c.kind === "bp_reading")).toHaveLength(counts.bp);
   }, 120_000);
 
   it("expands no entity of an XML bomb, reads no file and calls no URL, and still imports the record (U5)", async () => {

@@ -35,8 +35,6 @@ export type WorkerMessage =
       state: BatchState | null;
       counts: ParserCounts;
       server: ServerCounts;
-      /** Whether the batch wrote domain events (RR series, readings) to deliver. */
-      announced: boolean;
       timings: Partial<typeof IMPORT_TIMINGS>;
     }
   | { type: "end"; counts: ParserCounts }

@@ -27,8 +27,11 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
   const pool = new pg.Pool({ connectionString: write.databaseUrl, max: 1 });
   const db = drizzle(pool, { schema }) as unknown as Db;
   // The modules announce what they store through the app's event bus; here the events are only
-  // written, and the main thread asks for their delivery when it hears of the commit.
-  const events = { emitEvents: recordEvents } as unknown as AppContext["services"]["events"];
+  // written, held by the import: the main thread lets them go when the run ends (`releaseEvents`).
+  const events = {
+    emitEvents: (tx: Db, list: Parameters<typeof recordEvents>[1]) =>
+      recordEvents(tx, list, { heldBy: write.row.id }),
+  } as unknown as AppContext["services"]["events"];
   const ctx = { database: { db }, services: { events } as AppContext["services"] };
   const server = write.server;
   let row = write.row;
@@ -49,7 +52,6 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
         state,
         counts: m.batch.counts,
         server,
-        announced: m.batch.slow.length > 0,
         timings: timingsSince(sent),
       } satisfies WorkerMessage);
       if (!state || state.cancelRequested) return;

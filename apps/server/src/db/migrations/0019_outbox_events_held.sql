@@ -1,0 +1,2 @@
+ALTER TABLE "outbox_events" ADD COLUMN "held_by" uuid;--> statement-breakpoint
+CREATE INDEX "outbox_events_held_idx" ON "outbox_events" USING btree ("held_by") WHERE "outbox_events"."held_by" is not null;
