@@ -1,5 +1,6 @@
 import { inArray, lt, sql } from "drizzle-orm";
 import type { Db } from "../db/client.ts";
+import { arrayLiteral, rowsOf } from "../db/raw.ts";
 import { outboxDeliveries, outboxEvents } from "../db/schema.ts";
 import type { JobRef, JobRunner } from "./jobs.ts";
 import type { Logger } from "./logger.ts";
@@ -64,10 +65,6 @@ const REORDER_WINDOW = 1000;
 /** How often a dispatch pass looks at the whole outbox instead. */
 const FULL_SCAN_MS = 60_000;
 const TYPE_RE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)+$/;
-
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
-/** A PostgreSQL array literal of plain words (event types, subscriber names, ids): nothing to quote. */
-const arrayLiteral = (items: readonly string[]) => `{${items.join(",")}}`;
 
 /**
  * Writes events to the outbox in the caller's transaction without asking for their delivery: for a

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { copyRows } from "../../db/copy.ts";
+import { rowsOf } from "../../db/raw.ts";
 
 /**
  * SQL of the dashboard's value store and its daily summaries. Rows travel as one JSON parameter
@@ -13,8 +14,6 @@ import { copyRows } from "../../db/copy.ts";
 export type ValueRow = { metric: string; at: string; value: number; source: string; client_id: string };
 export type StoredValue = ValueRow & { id: number };
 export type GroupKey = { metric: string; source: string; at: string };
-
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /** Serialises the user's summary maintenance: concurrent writers of one user wait for each other. */
 export async function lockUser(tx: Db, userId: string): Promise<void> {

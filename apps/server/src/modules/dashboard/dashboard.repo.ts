@@ -1,11 +1,10 @@
 import { and, asc, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { rowsOf } from "../../db/raw.ts";
 import { dashboardCharts, dashboardSettings, dashboardValues } from "../../db/schema.ts";
 import type { DailyRow } from "./dashboard.buckets.ts";
 
 /** Reads of the dashboard: summaries, layout and settings. Summaries are written by dashboard-values. */
-
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 type RawDaily = {
   metric: string;

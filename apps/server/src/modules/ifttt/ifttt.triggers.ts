@@ -1,6 +1,7 @@
 import { bpCategory } from "@tonus/hrv";
 import { and, desc, eq, inArray, isNotNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { arrayLiteral, rowsOf } from "../../db/raw.ts";
 import { bpReadings, iftttEvents, measurements } from "../../db/schema.ts";
 import type { DomainEvent } from "../../lib/events.ts";
 import { UUID_RE } from "../../lib/uuid.ts";
@@ -62,8 +63,6 @@ export function measurementEventData(result: unknown): Record<string, number> {
     number
   >;
 }
-
-const rowsOf = <T>(r: unknown) => (r as { rows: T[] }).rows;
 
 /** The rows the events name that belong to the event's own person, in the events' order. */
 function ownRows<R extends { id: string; userId: string }>(
@@ -136,9 +135,7 @@ export async function recordIftttEvents(tx: Db, events: readonly DomainEvent[]):
             'energy', result->'scores'->'energy', 'performance', result->'scores'->'performance'),
           'values', jsonb_build_object('heart_rate', result->'values'->'heart_rate',
             'rmssd', result->'values'->'rmssd')) as data
-        from measurements where id in (select unnest(${`{${ids(created)
-          .filter((id) => UUID_RE.test(id))
-          .join(",")}}`}::uuid[]))`),
+        from measurements where id in (select unnest(${arrayLiteral(ids(created).filter((id) => UUID_RE.test(id)))}::uuid[]))`),
     ).map((r) => ({ id: r.id, userId: r.user_id, startedAt: new Date(r.started_at), data: r.data }));
     for (const row of ownRows(created, found))
       rows.push({

@@ -16,6 +16,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { arrayLiteral } from "../../db/raw.ts";
 import { measurements, users } from "../../db/schema.ts";
 import { UUID_RE } from "../../lib/uuid.ts";
 import type { Anthropometry, MeasurementResult } from "./measurements.compute.ts";
@@ -256,13 +257,13 @@ export async function measurementsNear(
   const result = await db.execute(sql`
     select m.id, m.started_at, m.bp_reading_id from measurements m
     where m.user_id = ${userId} and m.id in (
-      select n.id from unnest(${`{${times.map((t) => t.toISOString()).join(",")}}`}::timestamptz[]) as t(at)
+      select n.id from unnest(${arrayLiteral(times.map((t) => t.toISOString()))}::timestamptz[]) as t(at)
       join measurements n on n.user_id = ${userId}
         and n.started_at >= t.at - make_interval(mins => ${minutes})
         and n.started_at <= t.at + make_interval(mins => ${minutes})
       union all
       select n.id from measurements n
-      where n.bp_reading_id in (select unnest(${`{${ids.join(",")}}`}::uuid[])) and n.user_id = ${userId})
+      where n.bp_reading_id in (select unnest(${arrayLiteral(ids)}::uuid[])) and n.user_id = ${userId})
     order by m.started_at`);
   return (
     result as unknown as { rows: { id: string; started_at: string | Date; bp_reading_id: string | null }[] }
