@@ -314,6 +314,17 @@ export const measurements = pgTable(
     labels: text("labels").array().notNull().default(sql`'{}'::text[]`),
     algorithmVersion: text("algorithm_version").notNull().default(""),
     result: jsonb("result").$type<Record<string, unknown>>(),
+    // The three numbers a later measurement's baseline reads, kept by PostgreSQL from `result`: an
+    // import reads them for 60 days of measurements per batch, without reading each whole result.
+    baselineRmssd: doublePrecision("baseline_rmssd").generatedAlwaysAs(
+      sql`(result -> 'values' ->> 'rmssd')::double precision`,
+    ),
+    baselinePsi: doublePrecision("baseline_psi").generatedAlwaysAs(
+      sql`(result -> 'values' ->> 'psi')::double precision`,
+    ),
+    baselineHeartRate: doublePrecision("baseline_heart_rate").generatedAlwaysAs(
+      sql`(result -> 'values' ->> 'heart_rate')::double precision`,
+    ),
     bpReadingId: uuid("bp_reading_id"),
     createdAt: createdAt(),
     updatedAt: ts("updated_at").notNull().defaultNow(),

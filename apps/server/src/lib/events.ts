@@ -79,14 +79,13 @@ export async function recordEvents(
 ): Promise<void> {
   if (events.length === 0) return;
   for (const e of events) if (!TYPE_RE.test(e.type)) throw new Error(`Invalid event type ${e.type}`);
-  await tx.insert(outboxEvents).values(
-    events.map((e) => ({
-      type: e.type,
-      userId: e.userId,
-      payload: e.payload,
-      heldBy: options.heldBy ?? null,
-    })),
-  );
+  // One JSON parameter: an import records a hundred events per batch, and drizzle's builder would bind
+  // each of their values on its own.
+  const rows = events.map((e) => ({ type: e.type, user_id: e.userId, payload: e.payload }));
+  await tx.execute(sql`
+    insert into outbox_events (type, user_id, payload, held_by)
+    select e.type, e.user_id, e.payload, ${options.heldBy ?? null}::uuid
+    from json_to_recordset(${JSON.stringify(rows)}::json) as e(type text, user_id uuid, payload jsonb)`);
 }
 
 export function createEventBus(db: Db, jobs: JobRunner, log: Logger): EventBus {

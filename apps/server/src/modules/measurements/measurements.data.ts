@@ -10,6 +10,8 @@ export const measurementsDataSection: UserDataSection = {
   tables: {
     measurements: {
       policy: "portable",
+      // Copies of three numbers of `result`, which the archive carries whole.
+      exportOmit: ["baseline_rmssd", "baseline_psi", "baseline_heart_rate"],
       importColumns: [
         "client_id",
         "source",

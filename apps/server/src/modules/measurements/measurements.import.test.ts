@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { MeasurementUpload } from "@tonus/contract";
 import { analyzeRr } from "@tonus/hrv";
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import type { Db } from "../../db/client.ts";
@@ -12,6 +12,7 @@ import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { createReading, storeReadings } from "../bp/bp.service.ts";
 import { storeMeasurements } from "./measurements.import.ts";
+import { baselineValuesBetween, earlierBaseline } from "./measurements.repo.ts";
 import { createMeasurement } from "./measurements.service.ts";
 
 /**
@@ -169,6 +170,47 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       .from(measurements)
       .where(eq(measurements.userId, user.userId));
     expect(rows.map((r) => r.clientId).sort()).toEqual([first.client_id, third.client_id].sort());
+  });
+
+  it("reads a baseline's numbers from columns that follow each stored result", async () => {
+    const user = await createTestUser(app.ctx.database);
+    const { uploads } = plan();
+    await inTx((tx) =>
+      storeMeasurements(app.ctx, tx, user.userId, uploads, { now: new Date(Date.UTC(2026, 5, 1)) }),
+    );
+    const db = app.ctx.database.db;
+    const fromResults = async () =>
+      (
+        await db
+          .select({ startedAt: measurements.startedAt, result: measurements.result })
+          .from(measurements)
+          .where(eq(measurements.userId, user.userId))
+          .orderBy(asc(measurements.startedAt))
+      ).map((r) => {
+        const v = (r.result as { values: Record<string, number | null> }).values;
+        return { startedAt: r.startedAt, rmssd: v.rmssd, psi: v.psi, heartRate: v.heart_rate };
+      });
+    const all = () => baselineValuesBetween(db, user.userId, new Date(0), new Date(Date.UTC(2027, 0, 1)));
+    const expected = await fromResults();
+    expect(expected.every((e) => typeof e.rmssd === "number" && typeof e.psi === "number")).toBe(true);
+    expect(await all()).toEqual(expected);
+    // A recomputed result (here edited in place) moves the numbers with it; a measurement without a
+    // result (an archive import's, until recomputed) is no baseline.
+    const [first, second] = await db
+      .select({ id: measurements.id })
+      .from(measurements)
+      .where(eq(measurements.userId, user.userId))
+      .orderBy(asc(measurements.startedAt));
+    await db.execute(sql`
+      update measurements set result = jsonb_set(result, '{values,rmssd}', '12.5'::jsonb)
+      where id = ${first?.id}`);
+    await db.execute(sql`update measurements set result = null where id = ${second?.id}`);
+    const now = await all();
+    expect(now[0]?.rmssd).toBe(12.5);
+    expect(now).toHaveLength(expected.length - 1);
+    expect(
+      await earlierBaseline(db, user.userId, new Date(Date.UTC(2027, 0, 1)), 3650, first?.id ?? null, 3),
+    ).toEqual(expected.slice(-3).reverse());
   });
 
   it("stores readings once by client id, with their dashboard values and events", async () => {

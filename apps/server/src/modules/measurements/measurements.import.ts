@@ -16,11 +16,17 @@ import {
 } from "./measurements.compute.ts";
 import {
   anthropometryOf,
+  type BaselineRow,
   baselineValuesBetween,
   findByClientIds,
   insertMeasurements,
 } from "./measurements.repo.ts";
-import { BASELINE_DAYS, dashboardValuesOf, MEASUREMENT_EVENTS } from "./measurements.service.ts";
+import {
+  BASELINE_DAYS,
+  baselineEntries,
+  dashboardValuesOf,
+  MEASUREMENT_EVENTS,
+} from "./measurements.service.ts";
 
 type Ctx = Pick<AppContext, "services">;
 
@@ -34,7 +40,7 @@ export type StoredOutcome =
 const BASELINE_LIMIT = 500;
 const DAY_MS = 86_400_000;
 
-type Entry = { timeMs: number; rmssd: number | null; psi: number | null; heartRate: number | null };
+type Entry = BaselineRow & { timeMs: number };
 
 /** Index of the first entry at or after `timeMs` (entries ascending by time). */
 function firstAtOrAfter(entries: readonly Entry[], timeMs: number): number {
@@ -52,18 +58,9 @@ function firstAtOrAfter(entries: readonly Entry[], timeMs: number): number {
 function historyAt(entries: readonly Entry[], timeMs: number): BaselineEntry[] {
   const lo = firstAtOrAfter(entries, timeMs - BASELINE_DAYS * DAY_MS);
   const hi = firstAtOrAfter(entries, timeMs);
-  const out: BaselineEntry[] = [];
-  for (let i = hi - 1; i >= Math.max(lo, hi - BASELINE_LIMIT); i--) {
-    const e = entries[i] as Entry;
-    if (e.rmssd === null) continue;
-    out.push({
-      timeMs: e.timeMs,
-      rmssdMs: e.rmssd,
-      ...(e.psi !== null ? { stressIndex: e.psi } : {}),
-      ...(e.heartRate !== null ? { hrBpm: e.heartRate } : {}),
-    });
-  }
-  return out;
+  const newestFirst: Entry[] = [];
+  for (let i = hi - 1; i >= Math.max(lo, hi - BASELINE_LIMIT); i--) newestFirst.push(entries[i] as Entry);
+  return baselineEntries(newestFirst);
 }
 
 /** The reading nearest to `at` within the window (ties: the earlier), from readings ascending by time. */
@@ -141,7 +138,7 @@ export async function storeMeasurements(
   const window = BP_WINDOW_MINUTES * 60_000;
   const entries: Entry[] = (
     await baselineValuesBetween(tx, userId, new Date(first - BASELINE_DAYS * DAY_MS), new Date(last))
-  ).map((r) => ({ timeMs: r.startedAt.getTime(), rmssd: r.rmssd, psi: r.psi, heartRate: r.heartRate }));
+  ).map((r) => ({ ...r, timeMs: r.startedAt.getTime() }));
   const readings = await findReadingsBetween(tx, userId, new Date(first - window), new Date(last + window));
   const profile = await anthropometryOf(tx, userId);
 
@@ -176,6 +173,7 @@ export async function storeMeasurements(
     const v = result.values;
     entries.splice(firstAtOrAfter(entries, t + 1), 0, {
       timeMs: t,
+      startedAt: f.startedAt,
       rmssd: v.rmssd,
       psi: v.psi,
       heartRate: v.heart_rate,

@@ -102,23 +102,34 @@ export async function findByClientIds(
     .where(and(eq(measurements.userId, userId), inArray(measurements.clientId, [...clientIds])));
 }
 
+/** What a score baseline needs of one computed measurement (the row's `baseline_*` columns). */
+export type BaselineRow = {
+  startedAt: Date;
+  rmssd: number | null;
+  psi: number | null;
+  heartRate: number | null;
+};
+
+const baselineColumns = {
+  startedAt: measurements.startedAt,
+  rmssd: measurements.baselineRmssd,
+  psi: measurements.baselinePsi,
+  heartRate: measurements.baselineHeartRate,
+};
+
 /**
- * What a score baseline needs of the user's computed measurements started in [from, to): time, rMSSD,
- * stress index and heart rate (the values `earlierResults` gives, without the rest of each result).
+ * What a score baseline needs of the user's computed measurements started in [from, to), oldest first:
+ * time, rMSSD, stress index and heart rate, from columns PostgreSQL keeps from each result, so the
+ * results themselves are not read.
  */
 export async function baselineValuesBetween(
   db: Db,
   userId: string,
   from: Date,
   to: Date,
-): Promise<{ startedAt: Date; rmssd: number | null; psi: number | null; heartRate: number | null }[]> {
-  const rows = await db
-    .select({
-      startedAt: measurements.startedAt,
-      rmssd: sql<number | null>`(${measurements.result}->'values'->>'rmssd')::float8`,
-      psi: sql<number | null>`(${measurements.result}->'values'->>'psi')::float8`,
-      heartRate: sql<number | null>`(${measurements.result}->'values'->>'heart_rate')::float8`,
-    })
+): Promise<BaselineRow[]> {
+  return db
+    .select(baselineColumns)
     .from(measurements)
     .where(
       and(
@@ -129,8 +140,33 @@ export async function baselineValuesBetween(
       ),
     )
     .orderBy(asc(measurements.startedAt));
-  const num = (v: unknown) => (v === null || v === undefined ? null : Number(v));
-  return rows.map((r) => ({ ...r, rmssd: num(r.rmssd), psi: num(r.psi), heartRate: num(r.heartRate) }));
+}
+
+/**
+ * The latest `limit` computed measurements of the `days` before `before` (newest first, except one
+ * measurement), for a score baseline: `baselineValuesBetween`'s numbers.
+ */
+export async function earlierBaseline(
+  db: Db,
+  userId: string,
+  before: Date,
+  days: number,
+  exceptId: string | null,
+  limit = 500,
+): Promise<BaselineRow[]> {
+  const conditions: SQL[] = [
+    eq(measurements.userId, userId),
+    lt(measurements.startedAt, before),
+    gte(measurements.startedAt, new Date(before.getTime() - days * 86_400_000)),
+    sql`${measurements.result} is not null`,
+  ];
+  if (exceptId) conditions.push(ne(measurements.id, exceptId));
+  return db
+    .select(baselineColumns)
+    .from(measurements)
+    .where(and(...conditions))
+    .orderBy(desc(measurements.startedAt))
+    .limit(limit);
 }
 
 export async function findMeasurementOf(db: Db, userId: string, id: string): Promise<MeasurementRow | null> {

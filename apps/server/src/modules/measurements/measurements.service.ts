@@ -33,7 +33,9 @@ import {
 } from "./measurements.compute.ts";
 import {
   anthropometryOf,
+  type BaselineRow,
   deleteMeasurementOf,
+  earlierBaseline,
   earlierResults,
   findByClientId,
   findMeasurementOf,
@@ -143,15 +145,19 @@ async function syncDashboard(tx: Db, row: MeasurementRow, r: MeasurementResult |
   await removeValues(tx, row.userId, DASHBOARD_SOURCE, gone);
 }
 
-function baselineEntries(earlier: { startedAt: Date; result: MeasurementResult }[]): BaselineEntry[] {
-  return earlier
-    .filter((e) => e.result.values.rmssd !== null)
-    .map((e) => ({
+/** A score baseline's history from `earlierBaseline` (newest first), without the rows lacking rMSSD. */
+export function baselineEntries(earlier: readonly BaselineRow[]): BaselineEntry[] {
+  const out: BaselineEntry[] = [];
+  for (const e of earlier) {
+    if (e.rmssd === null) continue;
+    out.push({
       timeMs: e.startedAt.getTime(),
-      rmssdMs: e.result.values.rmssd as number,
-      ...(e.result.values.psi !== null ? { stressIndex: e.result.values.psi } : {}),
-      ...(e.result.values.heart_rate !== null ? { hrBpm: e.result.values.heart_rate } : {}),
-    }));
+      rmssdMs: e.rmssd,
+      ...(e.psi !== null ? { stressIndex: e.psi } : {}),
+      ...(e.heartRate !== null ? { hrBpm: e.heartRate } : {}),
+    });
+  }
+  return out;
 }
 
 /** Computes a result for the user's RR series at `startedAt` from what the database holds now. */
@@ -163,7 +169,7 @@ async function computeFor(
   exceptId: string | null,
 ): Promise<MeasurementResult | null> {
   // One after another: a transaction is one connection.
-  const earlier = await earlierResults(tx, userId, startedAt, BASELINE_DAYS, exceptId);
+  const earlier = await earlierBaseline(tx, userId, startedAt, BASELINE_DAYS, exceptId);
   const reading = await findReadingNear(tx, userId, startedAt, BP_WINDOW_MINUTES);
   const profile = await anthropometryOf(tx, userId);
   return computeMeasurement({

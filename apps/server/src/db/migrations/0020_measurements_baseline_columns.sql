@@ -1,0 +1,3 @@
+ALTER TABLE "measurements" ADD COLUMN "baseline_rmssd" double precision GENERATED ALWAYS AS ((result -> 'values' ->> 'rmssd')::double precision) STORED;--> statement-breakpoint
+ALTER TABLE "measurements" ADD COLUMN "baseline_psi" double precision GENERATED ALWAYS AS ((result -> 'values' ->> 'psi')::double precision) STORED;--> statement-breakpoint
+ALTER TABLE "measurements" ADD COLUMN "baseline_heart_rate" double precision GENERATED ALWAYS AS ((result -> 'values' ->> 'heart_rate')::double precision) STORED;
