@@ -13,7 +13,7 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { IMPORTS_API, type Import } from "@tonus/contract";
 import { writeAppleHealthExportInChild } from "../../../packages/importers/test/synthetic-apple-health.ts";
-import { type App, buildApp } from "../src/app.ts";
+import { buildApp } from "../src/app.ts";
 import { openDatabase } from "../src/db/client.ts";
 import { users } from "../src/db/schema.ts";
 import { loadConfig } from "../src/lib/config.ts";
@@ -21,6 +21,8 @@ import { createSession } from "../src/lib/sessions.ts";
 import { HEAD_BYTES, newStoredName } from "../src/modules/imports/imports.files.ts";
 import { IMPORT_TIMINGS } from "../src/modules/imports/imports.writer.ts";
 import { recreateDatabase } from "../src/test/recreate-database.ts";
+import { describeLoad, runLoad, startLoad } from "./common.ts";
+import type { LoadJob } from "./load.ts";
 
 const MB = 1024 * 1024;
 const SIZE_MB = Number(process.env.BENCH_IMPORT_MB ?? 20);
@@ -84,18 +86,6 @@ function backendCpuTracker(name: string) {
   };
 }
 
-function p99(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] ?? 0;
-}
-
-/** Reads the import once through the API and answers the time it took. */
-async function timedGet(app: App, url: string, cookie: string): Promise<{ ms: number; body: Import }> {
-  const t0 = performance.now();
-  const res = await app.inject({ method: "GET", url, headers: { cookie } });
-  return { ms: performance.now() - t0, body: res.json() as Import };
-}
-
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-imports-"));
   const databaseUrl = POSTGRES ? await recreateDatabase(POSTGRES, "bench_imports") : undefined;
@@ -130,19 +120,25 @@ async function main(): Promise<void> {
     const sessionId = await createSession(database.db, userId, { idleDays: 30, maxDays: 90 }, {});
     const cookie = `tonussessionid=${sessionId}`;
 
-    // The API's latency with nothing running, on the route the web app polls.
+    // The API's latency with nothing running, on the route the web app polls, asked over HTTP by a client
+    // in a process of its own (the requests' client half would otherwise count in this process's memory
+    // and CPU): one connection, a request every 5 ms. Warmed up first (JIT, pool connections).
     const { createImport } = await import("../src/modules/imports/imports.service.ts");
     const jobRef = {
       name: "imports.run",
       send: (data: object, options?: object) => app.ctx.services.jobs.send("imports.run", data, options),
     };
-    // Warm the route up first (JIT, pool connections), then sample it idle at the pace used during the import.
-    for (let i = 0; i < 100; i++) await timedGet(app, IMPORTS_API.imports, cookie);
-    const idle: number[] = [];
-    for (let i = 0; i < 300; i++) {
-      idle.push((await timedGet(app, IMPORTS_API.imports, cookie)).ms);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
+    const origin = await app.listen({ host: "127.0.0.1", port: 0 });
+    const poller = (seconds: number): LoadJob => ({
+      url: `${origin}${IMPORTS_API.imports}`,
+      connections: 1,
+      seconds,
+      pauseMs: 5,
+      headers: { cookie },
+      kind: "get",
+    });
+    await runLoad(poller(1));
+    const idle = await runLoad(poller(3));
 
     global.gc?.();
     const rssBefore = process.memoryUsage().rss;
@@ -170,16 +166,15 @@ async function main(): Promise<void> {
       fileName: "export.xml",
       fields: { source: "apple-health", time_zone: "UTC" },
     });
-    const during: number[] = [];
+    const during = startLoad(poller(3600));
     let current = created;
     const url = IMPORTS_API.import.replace(":id", created.id);
     while (current.status === "queued" || current.status === "running") {
-      const { ms, body } = await timedGet(app, url, cookie);
-      if (body.status === "running") during.push(ms);
-      current = body;
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      current = (await app.inject({ method: "GET", url, headers: { cookie } })).json() as Import;
     }
     const seconds = (performance.now() - t0) / 1000;
+    const busy = await during.stop();
     clearInterval(sampler);
     loopDelay.disable();
     const cpu = process.cpuUsage(cpu0);
@@ -195,8 +190,10 @@ async function main(): Promise<void> {
     line("records_per_s", String(Math.round(records / seconds)), "records/s");
     line("throughput", (counts.bytes / MB / seconds).toFixed(1), "MB/s");
     line("peak_rss_growth", ((rssPeak - rssBefore) / MB).toFixed(0), "MB");
-    const idleP99 = p99(idle);
-    const duringP99 = p99(during);
+    const idleP99 = idle.p99;
+    const duringP99 = busy.p99;
+    if (idle.non2xx + idle.errors + busy.non2xx + busy.errors > 0)
+      throw new Error(`the API failed while measured: ${describeLoad(idle)}; ${describeLoad(busy)}`);
     line("api_p99_idle", idleP99.toFixed(1), "ms");
     line("api_p99_during", duringP99.toFixed(1), "ms");
     line("api_p99_ratio", (duringP99 / Math.max(0.1, idleP99)).toFixed(2), "x");

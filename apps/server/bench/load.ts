@@ -2,7 +2,8 @@
 // beside the server's, like autocannon: `connections` keep-alive connections, each sending its next
 // request when the previous answer has arrived, for `seconds`. Ingest requests are built fresh each
 // time (a new Idempotency-Key and new client ids), so every one is real work, never a replay.
-// Reads its job from the LOAD environment variable (JSON) and prints one JSON line of results.
+// Reads its job from the LOAD environment variable (JSON) and prints one JSON line of results when its
+// time is up or on SIGTERM.
 import { randomUUID } from "node:crypto";
 import http from "node:http";
 
@@ -13,6 +14,8 @@ export type LoadJob = {
   headers: Record<string, string>;
   /** Per connection (connection i uses entry i modulo the length): an Authorization header each. */
   authorizations?: string[];
+  /** A connection's wait after each answer before its next request (default none: closed loop). */
+  pauseMs?: number;
   /** `get`: the same GET each time; `ingest`: a POST of `records` fresh heart-rate samples. */
   kind: "get" | "ingest";
   records?: number;
@@ -79,9 +82,15 @@ const statuses: Record<string, number> = {};
 let errors = 0;
 const started = performance.now();
 const deadline = started + job.seconds * 1000;
+// SIGTERM ends the run early (a benchmark measuring while something else runs, until it ends).
+let stopped = false;
+process.on("SIGTERM", () => {
+  stopped = true;
+});
+const pause = () => new Promise((resolve) => setTimeout(resolve, job.pauseMs));
 await Promise.all(
   Array.from({ length: job.connections }, async (_, connection) => {
-    while (performance.now() < deadline) {
+    while (!stopped && performance.now() < deadline) {
       const t = performance.now();
       try {
         const status = await once(connection);
@@ -90,6 +99,7 @@ await Promise.all(
       } catch {
         errors++;
       }
+      if (job.pauseMs) await pause();
     }
   }),
 );
