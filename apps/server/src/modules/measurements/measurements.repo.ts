@@ -278,8 +278,8 @@ export type NearMeasurement = Pick<MeasurementRow, "id" | "startedAt" | "bpReadi
 /**
  * Keys of the user's measurements taken within `minutes` of any of `times`, or computed with one of
  * `readingIds`, oldest first. Plain SQL with array parameters: the blood-pressure subscriber asks this
- * for a hundred readings at once on the server's main thread while an import runs, and each time range
- * is an index range scan.
+ * for a hundred readings at once on the server's main thread (an import's thousands, once it ends), and
+ * each time range is an index range scan.
  */
 export async function measurementsNear(
   db: Db,
