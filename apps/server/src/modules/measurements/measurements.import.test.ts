@@ -209,7 +209,13 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     expect(now[0]?.rmssd).toBe(12.5);
     expect(now).toHaveLength(expected.length - 1);
     expect(
-      await earlierBaseline(db, user.userId, new Date(Date.UTC(2027, 0, 1)), 3650, first?.id ?? null, 3),
+      await earlierBaseline(db, {
+        userId: user.userId,
+        before: new Date(Date.UTC(2027, 0, 1)),
+        days: 3650,
+        exceptId: first?.id ?? null,
+        limit: 3,
+      }),
     ).toEqual(expected.slice(-3).reverse());
   });
 

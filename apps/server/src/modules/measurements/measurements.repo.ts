@@ -143,30 +143,35 @@ export async function baselineValuesBetween(
 }
 
 /**
- * The latest `limit` computed measurements of the `days` before `before` (newest first, except one
- * measurement), for a score baseline: `baselineValuesBetween`'s numbers.
+ * Which of a user's computed measurements a later one looks back on: those of the `days` before
+ * `before`, except `exceptId`, the latest `limit` (default 500).
  */
-export async function earlierBaseline(
-  db: Db,
-  userId: string,
-  before: Date,
-  days: number,
-  exceptId: string | null,
-  limit = 500,
-): Promise<BaselineRow[]> {
-  const conditions: SQL[] = [
-    eq(measurements.userId, userId),
-    lt(measurements.startedAt, before),
-    gte(measurements.startedAt, new Date(before.getTime() - days * 86_400_000)),
+export type EarlierWindow = {
+  userId: string;
+  before: Date;
+  days: number;
+  exceptId: string | null;
+  limit?: number;
+};
+
+function computedIn(w: EarlierWindow) {
+  return and(
+    eq(measurements.userId, w.userId),
+    lt(measurements.startedAt, w.before),
+    gte(measurements.startedAt, new Date(w.before.getTime() - w.days * 86_400_000)),
     sql`${measurements.result} is not null`,
-  ];
-  if (exceptId) conditions.push(ne(measurements.id, exceptId));
+    w.exceptId ? ne(measurements.id, w.exceptId) : undefined,
+  );
+}
+
+/** A score baseline's measurements (newest first): `baselineValuesBetween`'s numbers. */
+export async function earlierBaseline(db: Db, w: EarlierWindow): Promise<BaselineRow[]> {
   return db
     .select(baselineColumns)
     .from(measurements)
-    .where(and(...conditions))
+    .where(computedIn(w))
     .orderBy(desc(measurements.startedAt))
-    .limit(limit);
+    .limit(w.limit ?? 500);
 }
 
 export async function findMeasurementOf(db: Db, userId: string, id: string): Promise<MeasurementRow | null> {
@@ -210,31 +215,17 @@ export async function listMeasurementsOf(
   return { rows, count: Number(total?.n ?? 0) };
 }
 
-/**
- * The stored results of the person's measurements in the `days` before `before` (excluding `exceptId`),
- * newest first, at most `limit`: the score baseline and the decoding's personal reference.
- */
+/** The stored results of the window's measurements, newest first: the decoding's personal reference. */
 export async function earlierResults(
   db: Db,
-  userId: string,
-  before: Date,
-  days: number,
-  exceptId: string | null,
-  limit = 500,
+  w: EarlierWindow,
 ): Promise<{ startedAt: Date; result: MeasurementResult }[]> {
-  const conditions: SQL[] = [
-    eq(measurements.userId, userId),
-    lt(measurements.startedAt, before),
-    gte(measurements.startedAt, new Date(before.getTime() - days * 86_400_000)),
-    sql`${measurements.result} is not null`,
-  ];
-  if (exceptId) conditions.push(ne(measurements.id, exceptId));
   const rows = await db
     .select({ startedAt: measurements.startedAt, result: measurements.result })
     .from(measurements)
-    .where(and(...conditions))
+    .where(computedIn(w))
     .orderBy(desc(measurements.startedAt))
-    .limit(limit);
+    .limit(w.limit ?? 500);
   return rows.map((r) => ({ startedAt: r.startedAt, result: r.result as MeasurementResult }));
 }
 

@@ -104,7 +104,12 @@ async function toDetail(ctx: Ctx, row: MeasurementRow, isCustomer: boolean): Pro
   const r = resultOf(row);
   let decoding: MeasurementDetail["decoding"] = null;
   if (isCustomer && r && r.quality !== "bad_data") {
-    const earlier = await earlierResults(ctx.database.db, row.userId, row.startedAt, BASELINE_DAYS, row.id);
+    const earlier = await earlierResults(ctx.database.db, {
+      userId: row.userId,
+      before: row.startedAt,
+      days: BASELINE_DAYS,
+      exceptId: row.id,
+    });
     decoding = decode(
       r,
       earlier.map((e) => flatNumbers(e.result)),
@@ -169,7 +174,7 @@ async function computeFor(
   exceptId: string | null,
 ): Promise<MeasurementResult | null> {
   // One after another: a transaction is one connection.
-  const earlier = await earlierBaseline(tx, userId, startedAt, BASELINE_DAYS, exceptId);
+  const earlier = await earlierBaseline(tx, { userId, before: startedAt, days: BASELINE_DAYS, exceptId });
   const reading = await findReadingNear(tx, userId, startedAt, BP_WINDOW_MINUTES);
   const profile = await anthropometryOf(tx, userId);
   return computeMeasurement({
