@@ -7,7 +7,7 @@ import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
-import { formatBytes, fraction } from "./import-format.ts";
+import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
 import {
   isActive,
   SOURCES_QUERY_KEY,
@@ -156,11 +156,14 @@ export function ImportView({
 }) {
   const { t, i18n } = useTranslation();
   const labelId = useId();
+  // The first progress this page saw of the import: the pace since then gives the time left.
+  const firstSeen = useRef<{ id: string; sample: ProgressSample } | null>(null);
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
   if (item.status === "needs_mapping" && item.preview)
     return <CsvMappingForm item={item} preview={item.preview} onCancel={onCancel} />;
   if (!isActive(item)) return <ImportReportView item={item} />;
   const started = item.progress.bytes_read > 0;
+  const left = started ? timeLeft(item, firstSeen) : null;
   return (
     <div className="import-progress" aria-live="polite">
       <h3 id={labelId}>{t(`sources.import.status.${item.status}`, { name: item.file_name })}</h3>
@@ -182,6 +185,9 @@ export function ImportView({
               count: item.progress.imported,
               formatted: number(item.progress.imported),
             })}
+            {left === null
+              ? null
+              : ` ${left < 60 ? t("sources.import.under_a_minute") : t("sources.import.time_left", { count: Math.ceil(left / 60) })}`}
           </>
         ) : (
           t("sources.import.preparing", {
@@ -194,4 +200,14 @@ export function ImportView({
       </Button>
     </div>
   );
+}
+
+/** Seconds left at the pace seen since the page first saw this import's progress (kept in `firstSeen`). */
+function timeLeft(
+  item: Import,
+  firstSeen: { current: { id: string; sample: ProgressSample } | null },
+): number | null {
+  const now = { atMs: Date.now(), bytes: item.progress.bytes_read };
+  if (firstSeen.current?.id !== item.id) firstSeen.current = { id: item.id, sample: now };
+  return timeLeftS(firstSeen.current.sample, now, item.progress.bytes_total);
 }

@@ -15,3 +15,17 @@ export function fraction(done: number, total: number): number {
   if (!(total > 0)) return 0;
   return Math.max(0, Math.min(1, done / total));
 }
+
+/** How far an import had read, and when this page saw it (ms). */
+export type ProgressSample = { atMs: number; bytes: number };
+
+/**
+ * Seconds the import still needs at the pace seen since `first`, or null until that pace means
+ * something: at least 5 s and some bytes read since, and something left to read.
+ */
+export function timeLeftS(first: ProgressSample, now: ProgressSample, total: number): number | null {
+  const elapsedMs = now.atMs - first.atMs;
+  const read = now.bytes - first.bytes;
+  if (elapsedMs < 5000 || read <= 0 || now.bytes >= total) return null;
+  return ((total - now.bytes) / read) * (elapsedMs / 1000);
+}

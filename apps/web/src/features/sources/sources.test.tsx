@@ -1,13 +1,13 @@
 import { cleanup, render, screen } from "@testing-library/react";
 import type { CsvPreview, Import, ImportReport, SourceSummary } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
 import { buildMapping, initialChoices } from "./CsvMappingForm.tsx";
 import { matchesQuery } from "./DataSourcesPage.tsx";
 import { ImportView } from "./ImportPanel.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
-import { formatBytes, fraction } from "./import-format.ts";
+import { formatBytes, fraction, timeLeftS } from "./import-format.ts";
 import { listPath, sourcePath } from "./source-paths.ts";
 
 const garmin: SourceSummary = {
@@ -81,6 +81,15 @@ describe("progress formatting", () => {
     expect(formatBytes(3 * 1024 ** 3, "ru", ["Б", "КБ", "МБ", "ГБ"])).toBe("3 ГБ");
     expect(fraction(5, 0)).toBe(0);
     expect(fraction(15, 10)).toBe(1);
+  });
+
+  it("estimates the time left from the pace seen, once that pace means something", () => {
+    const first = { atMs: 0, bytes: 1_000 };
+    // 1,000 bytes in 10 s: 100 bytes a second, 8,000 left.
+    expect(timeLeftS(first, { atMs: 10_000, bytes: 2_000 }, 10_000)).toBe(80);
+    expect(timeLeftS(first, { atMs: 4_999, bytes: 2_000 }, 10_000)).toBeNull();
+    expect(timeLeftS(first, { atMs: 10_000, bytes: 1_000 }, 10_000)).toBeNull();
+    expect(timeLeftS(first, { atMs: 10_000, bytes: 10_000 }, 10_000)).toBeNull();
   });
 });
 
@@ -173,5 +182,40 @@ describe("import progress", () => {
     show(running(1024));
     expect(screen.getByText(/^Прочитано 1 KB из 2 KB\./)).toBeTruthy();
     expect((screen.getByRole("progressbar") as HTMLProgressElement).value).toBe(0.5);
+  });
+
+  it("says how long is left once it has watched the pace for a while, in the reader's plural", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const at = (bytes: number, total: number) =>
+        anImport({ progress: { ...anImport().progress, bytes_read: bytes, bytes_total: total } });
+      const view = (item: Import) => (
+        <ImportView item={item} units={["B", "KB", "MB"]} onCancel={() => {}} isCancelling={false} />
+      );
+      await changeLanguage("en");
+      vi.setSystemTime(0);
+      const { rerender } = render(view(at(1_000_000, 10_000_000)));
+      expect(screen.queryByText(/left\./)).toBeNull();
+      // 1 MB in 30 s, 8 MB to go: four minutes.
+      vi.setSystemTime(30_000);
+      rerender(view(at(2_000_000, 10_000_000)));
+      expect(screen.getByText(/About 4 minutes left\.$/)).toBeTruthy();
+      vi.setSystemTime(60_000);
+      rerender(view(at(9_900_000, 10_000_000)));
+      expect(screen.getByText(/Less than a minute left\.$/)).toBeTruthy();
+      await changeLanguage("ru");
+      rerender(view(at(2_000_000, 10_000_000)));
+      // 1 MB a minute now, 8 MB to go.
+      expect(screen.getByText(/Осталось около 8 минут\.$/)).toBeTruthy();
+      rerender(view(at(2_000_000, 22_000_000)));
+      expect(screen.getByText(/Осталось около 20 минут\.$/)).toBeTruthy();
+      rerender(view(at(2_000_000, 23_000_000)));
+      expect(screen.getByText(/Осталось около 21 минуты\.$/)).toBeTruthy();
+      // Another import starts its own watch.
+      rerender(view({ ...at(2_000_000, 23_000_000), id: "imp-2" }));
+      expect(screen.queryByText(/Осталось/)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
