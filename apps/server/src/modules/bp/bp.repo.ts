@@ -12,10 +12,18 @@ export async function insertReading(db: Db, values: NewBpReading): Promise<BpRea
   return row ?? null;
 }
 
-/** Inserts many readings at once; those whose client id this user already used are skipped (not returned). */
-export async function insertReadings(db: Db, values: readonly NewBpReading[]): Promise<BpReadingRow[]> {
+/** What an inserted reading answers: what its dashboard values and its event need. */
+export type InsertedReading = Pick<
+  BpReadingRow,
+  "id" | "clientId" | "systolic" | "diastolic" | "pulse" | "measuredAt"
+>;
+
+/**
+ * Inserts many readings at once, with one JSON parameter (an import inserts a hundred at a time); those
+ * whose client id this user already used are skipped (not returned).
+ */
+export async function insertReadings(db: Db, values: readonly NewBpReading[]): Promise<InsertedReading[]> {
   if (values.length === 0) return [];
-  // One JSON parameter for the whole batch (an import inserts a hundred readings at a time).
   const rows = values.map((v) => ({
     user_id: v.userId,
     client_id: v.clientId ?? null,
@@ -27,46 +35,31 @@ export async function insertReadings(db: Db, values: readonly NewBpReading[]): P
     arm: v.arm ?? null,
     note: v.note ?? "",
   }));
-  const inserted = rowsOf<RawReading>(
+  const inserted = rowsOf<{
+    id: string;
+    client_id: string | null;
+    systolic: number;
+    diastolic: number;
+    pulse: number | null;
+    measured_at: string | Date;
+  }>(
     await db.execute(sql`
       insert into bp_readings (user_id, client_id, systolic, diastolic, pulse, measured_at, time_zone, arm, note)
       select r.user_id, r.client_id, r.systolic, r.diastolic, r.pulse, r.measured_at, r.time_zone, r.arm, r.note
       from json_to_recordset(${JSON.stringify(rows)}::json) as r(user_id uuid, client_id uuid, systolic integer,
         diastolic integer, pulse integer, measured_at timestamptz, time_zone text, arm text, note text)
       on conflict do nothing
-      returning *`),
+      returning id, client_id, systolic, diastolic, pulse, measured_at`),
   );
   return inserted.map((r) => ({
     id: r.id,
-    userId: r.user_id,
     clientId: r.client_id,
     systolic: r.systolic,
     diastolic: r.diastolic,
     pulse: r.pulse,
     measuredAt: new Date(r.measured_at),
-    timeZone: r.time_zone,
-    arm: r.arm,
-    note: r.note,
-    createdAt: new Date(r.created_at),
-    updatedAt: new Date(r.updated_at),
   }));
 }
-
-/** A `bp_readings` row as plain SQL answers it (times as strings on node-postgres' raw path, or Dates). */
-type RawReading = {
-  id: string;
-  user_id: string;
-  client_id: string | null;
-  systolic: number;
-  diastolic: number;
-  pulse: number | null;
-  measured_at: string | Date;
-  time_zone: string;
-  arm: string | null;
-  note: string;
-  created_at: string | Date;
-  updated_at: string | Date;
-};
 
 /** The user's readings measured in [from, to], oldest first. */
 export async function readingsBetween(db: Db, userId: string, from: Date, to: Date): Promise<BpReadingRow[]> {

@@ -15,6 +15,7 @@ import {
   deleteReadingOf,
   findReadingByClientId,
   findReadingOf,
+  type InsertedReading,
   insertReading,
   insertReadings,
   listReadingsOf,
@@ -59,7 +60,7 @@ const dashboardKeys = (id: string) => [`${id}:systolic`, `${id}:diastolic`, `${i
  * Writes readings' pressures and pulse to the dashboard (charts "Blood pressure" and "Pulse"), in the
  * caller's transaction; a reading whose pulse was cleared loses its pulse value.
  */
-export async function syncReadingsToDashboard(tx: Db, userId: string, rows: readonly BpReadingRow[]) {
+export async function syncReadingsToDashboard(tx: Db, userId: string, rows: readonly InsertedReading[]) {
   const source = BP_DASHBOARD_SOURCE;
   await recordValues(
     tx,
