@@ -120,6 +120,34 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     }
   });
 
+  it("refuses values outside their metric's plausible range, as manual entry and the ingest API do", async () => {
+    const record = (type: string, unit: string, value: string, minute: number) =>
+      `<Record type="HKQuantityTypeIdentifier${type}" sourceName="Watch" unit="${unit}" value="${value}" startDate="2024-01-01 10:${minute}:00 +0000" endDate="2024-01-01 10:${minute}:00 +0000"/>`;
+    const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<HealthData locale="en_US">\n${[
+      record("HeartRate", "count/min", "61", 10),
+      record("HeartRate", "count/min", "900", 11),
+      record("HeartRate", "count/min", "250", 12),
+      record("BodyMass", "kg", "4000", 13),
+      record("OxygenSaturation", "%", "0.97", 14),
+    ].join("\n")}\n</HealthData>\n`;
+    const done = await importDone("apple-health", "export.xml", new TextEncoder().encode(xml));
+    expect(done.status).toBe("done");
+    expect(done.report).toMatchObject({ read: 5, imported: 3, rejected: 2 });
+    expect(done.report?.rejections).toEqual([
+      { reason: "out_of_range", detail: "heart_rate 900" },
+      { reason: "out_of_range", detail: "weight 4000" },
+    ]);
+    const stored = await suite.app.ctx.database.db
+      .select()
+      .from(dashboardValues)
+      .where(eq(dashboardValues.userId, user.userId));
+    expect(stored.map((v) => [v.metric, v.value]).sort()).toEqual([
+      ["heart_rate", 250],
+      ["heart_rate", 61],
+      ["spo2", 97],
+    ]);
+  });
+
   it("refuses a zip with a ../ path or an honest bomb from its directory, and keeps no file", async () => {
     const client = user.client(suite.app);
     const traversal = buildZip([{ name: "../evil/export.xml", data: utf8("<HealthData/>") }]);

@@ -64,9 +64,9 @@ export async function writeBatch(
     const next: ServerCounts = {
       measurements: server.measurements + slow.measurements,
       bpReadings: server.bpReadings + slow.bpReadings,
-      rejected: server.rejected + slow.rejected,
+      rejected: server.rejected + batch.rejected + slow.rejected,
       ignored: server.ignored + batch.ignored,
-      rejections: [...server.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
+      rejections: [...server.rejections, ...batch.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
     };
     const imported = slow.imported + values.newCounted;
     const duplicates =

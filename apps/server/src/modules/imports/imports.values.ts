@@ -1,7 +1,7 @@
 // Importer records → what the dashboard stores. Samples keep their metric, storage unit, source and
 // client id; sleep stages become durations per stage; a workout becomes its duration, distance and energy.
 import { createHash } from "node:crypto";
-import { MEASUREMENT_LIMITS } from "@tonus/contract";
+import { type ImportProblem, MEASUREMENT_LIMITS, METRICS } from "@tonus/contract";
 import { analyzeRr, type RrAnalysis } from "@tonus/hrv";
 import type {
   BloodPressureRecord,
@@ -137,7 +137,27 @@ export type EncodedRecords = {
   slow: (SplitRrSeries | BloodPressureRecord)[];
   /** Records with nothing to store (an unmeasurable sleep level). */
   ignored: number;
+  /** Records refused for a value outside its metric's plausible range, and the first few of them. */
+  rejected: number;
+  rejections: ImportProblem[];
 };
+
+/** Refused records kept in a batch's problems (the report keeps the first `KEPT_PROBLEMS` of the run). */
+const KEPT_PER_BATCH = 20;
+
+const RANGES: Record<string, readonly [number, number] | undefined> = Object.fromEntries(
+  Object.entries(METRICS).map(([key, def]) => [key, def.range]),
+);
+
+/**
+ * Whether a value lies outside its metric's plausible range (`METRICS`), the range manual entries, the
+ * ingest API and the cloud connectors refuse values outside of: a heart rate of 900 is a device's error,
+ * not a reading. A metric the catalogue does not know has no range.
+ */
+export function outOfRange(metric: string, value: number): boolean {
+  const range = RANGES[metric];
+  return range !== undefined && (value < range[0] || value > range[1]);
+}
 
 /**
  * Turns records into what the job writes, one at a time as they are read (in the reader thread, so the
@@ -149,6 +169,8 @@ export class RecordEncoder {
   private readonly builder = new ValueBatchBuilder();
   private slow: (SplitRrSeries | BloodPressureRecord)[] = [];
   private ignored = 0;
+  private rejected = 0;
+  private rejections: ImportProblem[] = [];
 
   add(r: ImportRecord): void {
     if (r.kind === "rr" || r.kind === "bp") {
@@ -157,22 +179,44 @@ export class RecordEncoder {
     }
     if (r.kind === "sample" && r.metric !== "sleep" && r.metric !== "sleep_stage") {
       // Most records: one value, straight from the record.
-      if (!this.builder.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
+      if (outOfRange(r.metric, r.value)) this.refuse(r.metric, r.value);
+      else if (!this.builder.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
       return;
     }
     const values = r.kind === "sample" ? valuesOfSample(r) : valuesOfWorkout(r);
+    const own = values[0];
+    // The record's own value decides: out of range, the record is refused with the values it brings.
+    if (own && outOfRange(own.metric, own.value)) {
+      this.refuse(own.metric, own.value);
+      return;
+    }
     let stored = false;
     values.forEach((v, i) => {
+      if (i > 0 && outOfRange(v.metric, v.value)) return;
       const added = this.builder.addValue(v.metric, v.at.getTime(), v.value, v.source, v.clientId, i === 0);
       if (added && i === 0) stored = true;
     });
     if (!stored) this.ignored++;
   }
 
+  private refuse(metric: string, value: number): void {
+    this.rejected++;
+    if (this.rejections.length < KEPT_PER_BATCH)
+      this.rejections.push({ reason: "out_of_range", detail: `${metric} ${value}` });
+  }
+
   take(): EncodedRecords {
-    const out = { values: this.builder.build(), slow: this.slow, ignored: this.ignored };
+    const out = {
+      values: this.builder.build(),
+      slow: this.slow,
+      ignored: this.ignored,
+      rejected: this.rejected,
+      rejections: this.rejections,
+    };
     this.slow = [];
     this.ignored = 0;
+    this.rejected = 0;
+    this.rejections = [];
     return out;
   }
 }
