@@ -109,6 +109,10 @@ export type SourceMethodKind = SourceMethod["kind"];
 export const SourceStateSchema = z.enum(["none", "importing", "imported", "failed"]);
 export type SourceState = z.infer<typeof SourceStateSchema>;
 
+/** `connected` while the caller's account at the provider is linked; `reconnect_needed` when it must be authorised again. */
+export const CloudStateSchema = z.enum(["none", "connected", "reconnect_needed"]);
+export type CloudState = z.infer<typeof CloudStateSchema>;
+
 export const SourceSummarySchema = z.object({
   slug: z.string(),
   name: z.string(),
@@ -121,6 +125,8 @@ export const SourceSummarySchema = z.object({
   connectable: z.boolean(),
   state: SourceStateSchema,
   last_import_at: z.string().nullable(),
+  /** The caller's cloud connection to the entry's provider (`cloud` methods), whatever the file imports say. */
+  cloud: CloudStateSchema,
 });
 export type SourceSummary = z.infer<typeof SourceSummarySchema>;
 

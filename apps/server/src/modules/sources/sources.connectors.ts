@@ -1,5 +1,8 @@
+import type { CloudState } from "@tonus/contract";
+import type { Db } from "../../db/client.ts";
 import type { Config } from "../../lib/config.ts";
 import { isConnectorConfigured } from "../connectors/connectors.providers.ts";
+import { listConnectionsOf } from "../connectors/connectors.repo.ts";
 import type { CloudProvider } from "./sources.entries.ts";
 
 /**
@@ -9,4 +12,12 @@ import type { CloudProvider } from "./sources.entries.ts";
  */
 export function isCloudAvailable(provider: CloudProvider, config: Config): boolean {
   return isConnectorConfigured(config, provider);
+}
+
+/** The caller's cloud connections by provider: linked, or waiting to be authorised again. */
+export async function cloudStatesOf(db: Db, userId: string): Promise<Map<string, CloudState>> {
+  const rows = await listConnectionsOf(db, userId);
+  return new Map(
+    rows.map((r) => [r.provider, r.status === "reconnect_needed" ? "reconnect_needed" : "connected"]),
+  );
 }

@@ -1,4 +1,5 @@
 import {
+  type CloudState,
   type Import,
   SOURCES_API,
   SourceCategorySchema,
@@ -12,7 +13,7 @@ import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { latestImportsBySource } from "../imports/imports.service.ts";
 import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
-import { isCloudAvailable } from "./sources.connectors.ts";
+import { cloudStatesOf, isCloudAvailable } from "./sources.connectors.ts";
 import type { MethodDef, SourceEntry } from "./sources.entries.ts";
 import { guideSteps } from "./sources.guides.ts";
 
@@ -69,9 +70,19 @@ function stateOf(last: Import | undefined): SourceState {
   return "none";
 }
 
+/** The entry's cloud connection: the first of its providers the caller has linked. */
+function cloudOf(entry: SourceEntry, clouds: ReadonlyMap<string, CloudState>): CloudState {
+  for (const m of entry.methods) {
+    const state = m.kind === "cloud" ? clouds.get(m.provider) : undefined;
+    if (state) return state;
+  }
+  return "none";
+}
+
 function summaryOf(
   entry: SourceEntry,
   last: Import | undefined,
+  clouds: ReadonlyMap<string, CloudState>,
   ctx: Pick<AppContext, "config">,
 ): SourceSummary {
   return {
@@ -84,16 +95,18 @@ function summaryOf(
     connectable: entry.methods.some((m) => isMethodAvailable(m, ctx)),
     state: stateOf(last),
     last_import_at: last ? (last.finished_at ?? last.created) : null,
+    cloud: cloudOf(entry, clouds),
   };
 }
 
 /** The catalogue with the caller's state per entry. */
 export async function listSources(ctx: Ctx, userId: string): Promise<SourceList> {
   const latest = await latestImportsBySource(ctx, userId);
+  const clouds = await cloudStatesOf(ctx.database.db, userId);
   const used = new Set(CATALOGUE.flatMap((e) => e.categories));
   return {
     categories: SourceCategorySchema.options.filter((c) => used.has(c)),
-    results: CATALOGUE.map((e) => summaryOf(e, latest.get(e.slug), ctx)),
+    results: CATALOGUE.map((e) => summaryOf(e, latest.get(e.slug), clouds, ctx)),
   };
 }
 
@@ -102,8 +115,9 @@ export async function getSource(ctx: Ctx, userId: string, slug: string): Promise
   const entry = findSourceEntry(slug);
   if (!entry) throw new AppError("not_found", "Not found");
   const last = (await latestImportsBySource(ctx, userId)).get(slug);
+  const clouds = await cloudStatesOf(ctx.database.db, userId);
   return {
-    ...summaryOf(entry, last, ctx),
+    ...summaryOf(entry, last, clouds, ctx),
     description: entry.description,
     methods: entry.methods.map((m) => methodOut(entry, m, ctx)),
     last_import: last ?? null,

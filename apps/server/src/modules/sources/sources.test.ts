@@ -4,6 +4,7 @@ import path from "node:path";
 import { SOURCES_API, type SourceDetail, type SourceList } from "@tonus/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
+import { connectorConnections } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
@@ -131,6 +132,36 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
       await b.client(app).get(SOURCES_API.detail.replace(":slug", "elite-hrv"))
     ).json() as SourceDetail;
     expect(theirs).toMatchObject({ state: "none", last_import: null });
+  });
+
+  it("shows the person's own cloud connections on every entry of the provider, and nobody else's (A1)", async () => {
+    const a = await createTestUser(app.ctx.database);
+    const b = await createTestUser(app.ctx.database);
+    await app.ctx.database.db.insert(connectorConnections).values([
+      { userId: a.userId, provider: "oura", historyStart: new Date("2026-01-01T00:00:00Z") },
+      {
+        userId: a.userId,
+        provider: "withings",
+        status: "reconnect_needed",
+        historyStart: new Date("2026-01-01T00:00:00Z"),
+      },
+    ]);
+    const list = (await a.client(app).get(SOURCES_API.list)).json() as SourceList;
+    const cloudOf = (slug: string) => list.results.find((s) => s.slug === slug)?.cloud;
+    expect(cloudOf("oura-ring")).toBe("connected");
+    const withings = CATALOGUE.filter((e) =>
+      e.methods.some((m) => m.kind === "cloud" && m.provider === "withings"),
+    );
+    expect(withings.length).toBeGreaterThan(1);
+    for (const e of withings) expect(cloudOf(e.slug)).toBe("reconnect_needed");
+    expect(cloudOf("apple-health")).toBe("none");
+    expect(cloudOf("polar-flow")).toBe("none");
+    const detail = (
+      await a.client(app).get(SOURCES_API.detail.replace(":slug", "oura-ring"))
+    ).json() as SourceDetail;
+    expect(detail.cloud).toBe("connected");
+    const theirs = (await b.client(app).get(SOURCES_API.list)).json() as SourceList;
+    expect(new Set(theirs.results.map((s) => s.cloud))).toEqual(new Set(["none"]));
   });
 
   it("serves every entry's monogram as an SVG without cookies, and 404 for anything else", async () => {

@@ -8,6 +8,7 @@ import {
   type DisconnectResponse,
 } from "@tonus/contract";
 import { apiRequest } from "../../shared/api/client.ts";
+import { SOURCES_QUERY_KEY } from "../sources/sources-api.ts";
 
 export const connectorKey = (provider: ConnectorProvider) => ["connectors", provider] as const;
 
@@ -52,7 +53,12 @@ export function useDisconnect(provider: ConnectorProvider) {
   return useMutation({
     mutationFn: () =>
       apiRequest<DisconnectResponse>(pathOf(CONNECTORS_API.one, provider), { method: "DELETE" }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: connectorKey(provider) }),
+    // The catalogue's badges say which accounts are connected.
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: connectorKey(provider) }),
+        queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY }),
+      ]),
   });
 }
 

@@ -73,7 +73,8 @@ export function ImportPanel({ source }: { source: SourceDetail }) {
       setInputKey((k) => k + 1);
       await queryClient.invalidateQueries({ queryKey: [...SOURCES_QUERY_KEY, "list"] });
     } catch (e) {
-      if (!(e instanceof DOMException && e.name === "AbortError")) setError(errorText(e));
+      if (!(e instanceof DOMException && e.name === "AbortError"))
+        setError(t("sources.upload.refused", { name: file.name, reason: errorText(e) }));
     } finally {
       setUploading(null);
       abort.current = null;
@@ -92,7 +93,10 @@ export function ImportPanel({ source }: { source: SourceDetail }) {
           className="field__input"
           type="file"
           disabled={busy}
-          onChange={(e) => setFile(e.target.files?.[0] ?? null)}
+          onChange={(e) => {
+            setFile(e.target.files?.[0] ?? null);
+            setError(null);
+          }}
         />
       </div>
       {uploading ? (
@@ -103,7 +107,8 @@ export function ImportPanel({ source }: { source: SourceDetail }) {
         </Button>
       )}
       {error && <Alert status="error">{error}</Alert>}
-      {current.data && (
+      {/* A refused file replaces the earlier report: shown beside it, the error would read as its. */}
+      {current.data && !error && (
         <ImportView
           item={current.data}
           units={units}

@@ -43,9 +43,11 @@ export function ImportReportView({ item }: { item: Import }) {
         ["bp_readings", report.bp_readings],
       ]
     : [];
+  // A file that breaks off part-way ends "done" with what came before the break (with nothing, "failed").
+  const title = item.status === "done" && report?.fatal ? "title_partial" : `title_${item.status}`;
   return (
     <section className="import-report" aria-labelledby={`report-${item.id}`}>
-      <h3 id={`report-${item.id}`}>{t(`sources.report.title_${item.status}`, { name: item.file_name })}</h3>
+      <h3 id={`report-${item.id}`}>{t(`sources.report.${title}`, { name: item.file_name })}</h3>
       {finished && <p className="muted">{t("sources.report.finished_at", { when: finished })}</p>}
       {report?.fatal && (
         <Alert status={item.status === "failed" ? "error" : "info"}>

@@ -6,13 +6,36 @@ export function SourceLogo({ url, size = 40 }: { url: string; size?: number }) {
   return <img className="source-logo" src={url} alt="" width={size} height={size} loading="lazy" />;
 }
 
-/** Where the person stands with this source: importing, imported, failed, or not available here. */
-export function SourceStateBadge({ source }: { source: Pick<SourceSummary, "state" | "connectable"> }) {
+/**
+ * Where the person stands with this source: its cloud account linked (or to authorise again), and the
+ * latest file import (importing, imported, failed); else whether it can be connected here at all.
+ */
+export function SourceStateBadge({
+  source,
+}: {
+  source: Pick<SourceSummary, "state" | "connectable" | "cloud">;
+}) {
   const { t } = useTranslation();
+  const badges = [];
+  if (source.cloud !== "none")
+    badges.push(
+      <span key="cloud" className={`badge badge--${source.cloud === "connected" ? "connected" : "failed"}`}>
+        {t(`sources.state.${source.cloud}`)}
+      </span>,
+    );
   if (source.state !== "none")
-    return <span className={`badge badge--${source.state}`}>{t(`sources.state.${source.state}`)}</span>;
-  if (!source.connectable) return <span className="badge badge--muted">{t("sources.state.app_only")}</span>;
-  return null;
+    badges.push(
+      <span key="file" className={`badge badge--${source.state}`}>
+        {t(`sources.state.${source.state}`)}
+      </span>,
+    );
+  if (badges.length === 0 && !source.connectable)
+    badges.push(
+      <span key="app" className="badge badge--muted">
+        {t("sources.state.app_only")}
+      </span>,
+    );
+  return badges.length > 0 ? <span className="badges">{badges}</span> : null;
 }
 
 /** The entry's name as shown: brand names as they are; the plain-file entries in the reader's language. */

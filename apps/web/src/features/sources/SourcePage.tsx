@@ -60,9 +60,9 @@ function SourceHeader({ source }: { source: SourceDetail }) {
     <div className="source-header">
       <SourceLogo url={source.logo_url} size={56} />
       <div>
-        <p className="source-header__name">
+        <h2 className="source-header__name">
           {nameOf(source)} <SourceStateBadge source={source} />
-        </p>
+        </h2>
         <p>{source.description[locale]}</p>
         <p className="muted">
           {t("sources.data_types_label")}:{" "}

@@ -8,6 +8,7 @@ import { matchesQuery } from "./DataSourcesPage.tsx";
 import { ImportView } from "./ImportPanel.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
 import { formatBytes, fraction, timeLeftS } from "./import-format.ts";
+import { SourceStateBadge } from "./SourceBits.tsx";
 import { listPath, sourcePath } from "./source-paths.ts";
 
 const garmin: SourceSummary = {
@@ -20,6 +21,7 @@ const garmin: SourceSummary = {
   connectable: true,
   state: "none",
   last_import_at: null,
+  cloud: "none",
 };
 
 describe("data-source search", () => {
@@ -29,6 +31,26 @@ describe("data-source search", () => {
     expect(matchesQuery(garmin, "  сон ", label)).toBe(true);
     expect(matchesQuery(garmin, "oura", label)).toBe(false);
     expect(matchesQuery(garmin, "", label)).toBe(true);
+  });
+});
+
+describe("data-source state", () => {
+  afterEach(cleanup);
+  const badges = () => [...document.querySelectorAll(".badge")].map((b) => b.textContent);
+  it("shows a connected cloud account beside the latest import, and what needs doing, in en and ru", async () => {
+    await changeLanguage("en");
+    render(<SourceStateBadge source={{ ...garmin, cloud: "connected", state: "imported" }} />);
+    expect(badges()).toEqual(["Connected", "Imported"]);
+    cleanup();
+    await changeLanguage("ru");
+    render(<SourceStateBadge source={{ ...garmin, cloud: "reconnect_needed" }} />);
+    expect(badges()).toEqual(["Нужно переподключить"]);
+    cleanup();
+    render(<SourceStateBadge source={{ ...garmin, connectable: false }} />);
+    expect(badges()).toEqual(["Только в мобильном приложении"]);
+    cleanup();
+    render(<SourceStateBadge source={garmin} />);
+    expect(badges()).toEqual([]);
   });
 });
 
@@ -152,6 +174,19 @@ describe("import report", () => {
     await show(done({ bp_readings: 1 }), "ru");
     const links = screen.getAllByRole("link").map((a) => a.textContent);
     expect(links).toEqual(["Посмотреть на дашборде", "Открыть дневник давления"]);
+  });
+
+  it("says when a file that broke off gave only the part before the break, in en and ru", async () => {
+    const eof = { reason: "unexpected_eof" as const, offset: 4096 };
+    await show(done({ fatal: eof }), "en");
+    expect(screen.getByRole("heading").textContent).toBe("export.zip imported in part");
+    expect(screen.getByRole("status").textContent).toMatch(/Everything before that point was imported\.$/);
+    cleanup();
+    await show(done({ fatal: eof }), "ru");
+    expect(screen.getByRole("heading").textContent).toBe("export.zip: импортирована только часть");
+    cleanup();
+    await show(done({}), "en");
+    expect(screen.getByRole("heading").textContent).toBe("export.zip imported");
   });
 
   it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
