@@ -29,6 +29,11 @@ export class DataSourcePage {
     return this.page.getByRole("region", { name: this.t("connectors.title") });
   }
 
+  /** The source's own heading (its name), where its state badges sit. */
+  get header(): Locator {
+    return this.page.locator(".source-header");
+  }
+
   async connect(): Promise<void> {
     await this.connection.getByRole("button", { name: this.t("connectors.connect") }).click();
   }
@@ -36,6 +41,7 @@ export class DataSourcePage {
   async expectConnected(): Promise<void> {
     await expect(this.connection.getByText(this.t("connectors.result.ok"))).toBeVisible({ timeout: 30_000 });
     await expect(this.connection.getByText(this.t("connectors.connected_since"))).toBeVisible();
+    await expect(this.header.getByText(this.t("sources.state.connected"), { exact: true })).toBeVisible();
   }
 
   /** Waits for the first background sync to finish: its report appears with the values read. */
@@ -63,5 +69,6 @@ export class DataSourcePage {
       timeout: 30_000,
     });
     await expect(this.connection.getByRole("button", { name: this.t("connectors.connect") })).toBeVisible();
+    await expect(this.header.getByText(this.t("sources.state.connected"), { exact: true })).toHaveCount(0);
   }
 }

@@ -72,6 +72,21 @@ for (const { lang, browserLocale } of LANGS) {
       ).toBeVisible();
       await expectNoAxeViolations(page);
 
+      // A search that finds nothing says so, leads to the generic CSV import and clears in one press.
+      await page.getByLabel(t("sources.search_label")).fill("zzqx");
+      await expect(page.getByText(t("sources.no_match", { query: "zzqx" }))).toBeVisible();
+      await expect(page.getByRole("link", { name: t("sources.no_match_csv") })).toHaveAttribute(
+        "href",
+        "/data-sources/csv-file",
+      );
+      await page.getByRole("button", { name: t("sources.clear_search") }).click();
+      await expect(page.getByLabel(t("sources.search_label"))).toHaveValue("");
+      await expect(
+        page.getByRole("navigation", { name: t("sources.jump_label") }).getByRole("link", {
+          name: new RegExp(t("sources.categories.rings")),
+        }),
+      ).toHaveAttribute("href", "#category-rings");
+
       await page.getByLabel(t("sources.search_label")).fill("apple");
       await expect(page.getByRole("heading", { level: 2, name: t("sources.categories.rings") })).toHaveCount(
         0,

@@ -285,14 +285,14 @@ export const GUIDES = {
   },
   cloud_available: {
     en: [
-      "Press Connect below and sign in to {name} in the window that opens.",
+      "Press Connect {name} below: Tonus takes you to {name}, where you sign in.",
       "Allow Tonus to read your data. You come back here, and Tonus brings in the last three months.",
       "Tonus then syncs by itself about every hour; press Sync now to fetch the latest at once. Disconnect whenever you like: Tonus withdraws its access at {name}.",
     ],
     ru: [
-      "Нажмите «Подключить» ниже и войдите в {name} в открывшемся окне.",
+      "Нажмите «Подключить {name}» ниже: Tonus откроет сайт {name}, где нужно войти в аккаунт.",
       "Разрешите Tonus читать ваши данные. Вы вернётесь на эту страницу, а Tonus загрузит данные за последние три месяца.",
-      "Дальше Tonus синхронизируется сам примерно раз в час; кнопка «Синхронизировать» загрузит свежие данные сразу. Отключиться можно в любой момент: Tonus отзовёт свой доступ в {name}.",
+      "Дальше Tonus синхронизируется сам примерно раз в час; кнопка «Синхронизировать сейчас» загрузит свежие данные сразу. Отключиться можно в любой момент: Tonus отзовёт свой доступ в {name}.",
     ],
   },
   cloud_unavailable: {

@@ -3,6 +3,7 @@ import { useId, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
+import { Button } from "../../shared/ui/Button.tsx";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { SourceLogo, SourceStateBadge, useSourceName } from "./SourceBits.tsx";
 import { sourcePath } from "./source-paths.ts";
@@ -16,11 +17,30 @@ export function matchesQuery(
   typeLabel: (t: string) => string,
   name: string = source.name,
 ): boolean {
-  const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
   const q = fold(query.trim());
   if (q === "") return true;
   return [name, source.name, ...source.data_types.map(typeLabel)].some((text) => fold(text).includes(q));
 }
+
+const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
+
+/**
+ * The data types a card names (four at most): those the query matched first, so a search for "sleep"
+ * shows why each card was found, then the rest in the catalogue's order.
+ */
+export function typesToShow(
+  types: readonly string[],
+  query: string,
+  typeLabel: (t: string) => string,
+): { shown: string[]; more: number } {
+  const q = fold(query.trim());
+  const hit = (t: string) => q !== "" && fold(typeLabel(t)).includes(q);
+  const ordered = [...types.filter(hit), ...types.filter((t) => !hit(t))];
+  return { shown: ordered.slice(0, 4), more: Math.max(0, ordered.length - 4) };
+}
+
+/** The catalogue's entry for any other spreadsheet: where a search that finds nothing leads. */
+const ANY_CSV_SLUG = "csv-file";
 
 /** /data-sources: every gadget and app Tonus can take data from, by category, with search. */
 export default function DataSourcesPage() {
@@ -61,27 +81,68 @@ export default function DataSourcesPage() {
       <p className="sources__count" aria-live="polite">
         {t("sources.found", { count: total })}
       </p>
+      {total === 0 ? (
+        <div className="sources__empty">
+          <p>{t("sources.no_match", { query: query.trim() })}</p>
+          <p>
+            <Link to={sourcePath(pathname, ANY_CSV_SLUG)}>{t("sources.no_match_csv")}</Link>
+          </p>
+          <Button variant="secondary" onClick={() => setQuery("")}>
+            {t("sources.clear_search")}
+          </Button>
+        </div>
+      ) : (
+        groups.length > 1 && (
+          <nav className="sources__jump" aria-label={t("sources.jump_label")}>
+            <ul>
+              {groups.map(({ category, items }) => (
+                <li key={category}>
+                  <a href={`#${categoryAnchor(category)}`}>
+                    {t(`sources.categories.${category}`)} <span className="muted">{items.length}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          </nav>
+        )
+      )}
       {groups.map(({ category, items }) => (
-        <CategorySection key={category} category={category} items={items} pathname={pathname} />
+        <CategorySection key={category} category={category} items={items} pathname={pathname} query={query} />
       ))}
     </div>
   );
 }
 
+function typesLine(
+  types: readonly string[],
+  query: string,
+  typeLabel: (t: string) => string,
+  moreText: (count: number) => string,
+): string {
+  const { shown, more } = typesToShow(types, query, typeLabel);
+  const line = shown.map(typeLabel).join(", ");
+  return more > 0 ? `${line} ${moreText(more)}` : line;
+}
+
+const categoryAnchor = (category: SourceCategory) => `category-${category}`;
+
 function CategorySection({
   category,
   items,
   pathname,
+  query,
 }: {
   category: SourceCategory;
   items: SourceSummary[];
   pathname: string;
+  query: string;
 }) {
   const { t } = useTranslation();
   const nameOf = useSourceName();
   const headingId = useId();
+  const typeLabel = (type: string) => t(`sources.data_types.${type}`);
   return (
-    <section className="sources__category" aria-labelledby={headingId}>
+    <section className="sources__category" id={categoryAnchor(category)} aria-labelledby={headingId}>
       <h2 id={headingId}>{t(`sources.categories.${category}`)}</h2>
       <ul className="sources__grid">
         {items.map((s) => (
@@ -91,10 +152,7 @@ function CategorySection({
               <span className="source-card__body">
                 <span className="source-card__name">{nameOf(s)}</span>
                 <span className="source-card__types">
-                  {s.data_types
-                    .slice(0, 4)
-                    .map((type) => t(`sources.data_types.${type}`))
-                    .join(", ")}
+                  {typesLine(s.data_types, query, typeLabel, (count) => t("sources.more_types", { count }))}
                 </span>
                 <SourceStateBadge source={s} />
               </span>

@@ -1,5 +1,5 @@
 import { useQueryClient } from "@tanstack/react-query";
-import type { Import, SourceDetail } from "@tonus/contract";
+import type { FileImporter, Import, SourceDetail } from "@tonus/contract";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { ApiError } from "../../shared/api/client.ts";
@@ -29,10 +29,11 @@ function useUploadError() {
 }
 
 /** Upload with a progress bar and cancel, then the import's own progress, mapping step and report. */
-export function ImportPanel({ source }: { source: SourceDetail }) {
+export function ImportPanel({ source, importer }: { source: SourceDetail; importer: FileImporter }) {
   const { t, i18n } = useTranslation();
   const queryClient = useQueryClient();
   const inputId = useId();
+  const hintId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [uploading, setUploading] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -90,6 +91,7 @@ export function ImportPanel({ source }: { source: SourceDetail }) {
         <input
           key={inputKey}
           id={inputId}
+          aria-describedby={hintId}
           className="field__input"
           type="file"
           disabled={busy}
@@ -98,6 +100,9 @@ export function ImportPanel({ source }: { source: SourceDetail }) {
             setError(null);
           }}
         />
+        <div id={hintId} className="field__hint">
+          {t(`sources.upload.formats.${importer}`)}
+        </div>
       </div>
       {uploading ? (
         <UploadBar progress={uploading} units={units} onCancel={() => abort.current?.abort()} />

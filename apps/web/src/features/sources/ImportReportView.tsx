@@ -6,14 +6,23 @@ import { isMobileBack } from "./source-paths.ts";
 
 const SHOWN_PROBLEMS = 20;
 
-/** Where in the file a problem is: its line, byte or the file inside a zip. */
-function useWhere() {
+/**
+ * Where in the file a problem is: its line, the file inside a zip, or how far into the file (a share of
+ * it: a byte offset means nothing to a person; the offset itself only when the size is unknown).
+ */
+function useWhere(bytesTotal: number) {
   const { t, i18n } = useTranslation();
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const share = (offset: number) =>
+    new Intl.NumberFormat(i18n.language, { style: "percent", maximumFractionDigits: 0 }).format(
+      Math.min(1, offset / bytesTotal),
+    );
   return (p: ImportProblem): string => {
     const parts: string[] = [];
     if (p.entry) parts.push(t("sources.report.in_entry", { entry: p.entry }));
     if (p.line !== undefined) parts.push(t("sources.report.at_line", { line: number(p.line) }));
+    else if (p.offset !== undefined && !p.entry && bytesTotal > 0)
+      parts.push(t("sources.report.at_share", { share: share(p.offset) }));
     else if (p.offset !== undefined) parts.push(t("sources.report.at_byte", { offset: number(p.offset) }));
     return parts.join(", ");
   };
@@ -22,7 +31,7 @@ function useWhere() {
 /** The end of an import: what was read, imported, already there, refused and why. */
 export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
-  const where = useWhere();
+  const where = useWhere(item.progress.bytes_total);
   const report = item.report;
   // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
   const inApp = isMobileBack(useLocation().pathname);
@@ -80,7 +89,7 @@ export function ImportReportView({ item }: { item: Import }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
               <li key={i}>
                 {t(`sources.reasons.${p.reason}`)}
-                {where(p) && ` — ${where(p)}`}
+                {where(p) && ` (${where(p)})`}
               </li>
             ))}
           </ul>

@@ -93,11 +93,14 @@ function MethodCard({
       {method.kind === "mobile_app" && (
         <Alert status="info">{t(`sources.mobile_app_${method.platform}`)}</Alert>
       )}
-      <ol className="method-card__steps">
-        {method.steps[locale].map((step) => (
-          <li key={step}>{step}</li>
-        ))}
-      </ol>
+      {/* A cloud this installation cannot connect: the connector's panel says so, and offers the export file. */}
+      {!(method.kind === "cloud" && !method.available) && (
+        <ol className="method-card__steps">
+          {method.steps[locale].map((step) => (
+            <li key={step}>{step}</li>
+          ))}
+        </ol>
+      )}
       {method.kind === "aggregator" && (
         <p>
           <Link to={sourcePath(pathname, method.via)}>
@@ -110,7 +113,7 @@ function MethodCard({
           <Link to="/measure">{t("sources.open_measure")}</Link>
         </p>
       )}
-      {method.kind === "file" && <ImportPanel source={source} />}
+      {method.kind === "file" && <ImportPanel source={source} importer={method.importer} />}
       {method.kind === "cloud" && <CloudMethod provider={method.provider} />}
     </Card>
   );

@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
 import { buildMapping, initialChoices } from "./CsvMappingForm.tsx";
-import { matchesQuery } from "./DataSourcesPage.tsx";
+import { matchesQuery, typesToShow } from "./DataSourcesPage.tsx";
 import { ImportView } from "./ImportPanel.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
 import { formatBytes, fraction, timeLeftS } from "./import-format.ts";
@@ -51,6 +51,19 @@ describe("data-source state", () => {
     cleanup();
     render(<SourceStateBadge source={garmin} />);
     expect(badges()).toEqual([]);
+  });
+});
+
+describe("a card's data types", () => {
+  const label = (t: string) => ({ heart_rate: "Heart rate", sleep: "Sleep", steps: "Steps" })[t] ?? t;
+  const types = ["heart_rate", "steps", "weight", "spo2", "sleep", "hrv"];
+  it("puts the types a search matched first and counts the ones left out", () => {
+    expect(typesToShow(types, "", label)).toEqual({ shown: types.slice(0, 4), more: 2 });
+    expect(typesToShow(types, " SLEEP", label)).toEqual({
+      shown: ["sleep", "heart_rate", "steps", "weight"],
+      more: 2,
+    });
+    expect(typesToShow(["sleep"], "garmin", label)).toEqual({ shown: ["sleep"], more: 0 });
   });
 });
 
@@ -177,13 +190,33 @@ describe("import report", () => {
   });
 
   it("says when a file that broke off gave only the part before the break, in en and ru", async () => {
-    const eof = { reason: "unexpected_eof" as const, offset: 4096 };
+    const eof = { reason: "unexpected_eof" as const, offset: 1536 };
     await show(done({ fatal: eof }), "en");
     expect(screen.getByRole("heading").textContent).toBe("export.zip imported in part");
-    expect(screen.getByRole("status").textContent).toMatch(/Everything before that point was imported\.$/);
+    // Where it broke off, as a share of the 2,048-byte file rather than a byte offset.
+    expect(screen.getByRole("status").textContent).toBe(
+      "The file ends too early: it was cut off while being saved or copied. (about 75% into the file) Everything before that point was imported.",
+    );
     cleanup();
-    await show(done({ fatal: eof }), "ru");
-    expect(screen.getByRole("heading").textContent).toBe("export.zip: импортирована только часть");
+    await show(
+      done({
+        fatal: eof,
+        rejected: 2,
+        rejections: [
+          { reason: "out_of_range", offset: 512 },
+          { reason: "xml_malformed", offset: 700, entry: "apple_health_export/export.xml" },
+        ],
+      }),
+      "ru",
+    );
+    expect(screen.getByRole("heading", { level: 3 }).textContent).toBe(
+      "export.zip: импортирована только часть",
+    );
+    expect(screen.getByRole("status").textContent).toMatch(/\(примерно на 75\s% от начала файла\)/);
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "Значение вне возможного диапазона. (примерно на 25\u00a0% от начала файла)",
+      "В этом месте XML составлен неправильно. (в файле apple_health_export/export.xml, байт 700)",
+    ]);
     cleanup();
     await show(done({}), "en");
     expect(screen.getByRole("heading").textContent).toBe("export.zip imported");
