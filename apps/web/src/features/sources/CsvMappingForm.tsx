@@ -50,6 +50,7 @@ export function CsvMappingForm({
 }) {
   const { t } = useTranslation();
   const captionId = useId();
+  const tableLabelId = useId();
   const [time, setTime] = useState(preview.suggested?.time ?? preview.header[0] ?? "");
   const [order, setOrder] = useState(
     preview.suggested?.time_format ?? (preview.date_order === "ambiguous" ? "" : "iso"),
@@ -85,9 +86,10 @@ export function CsvMappingForm({
           ]}
         />
       </div>
+      {/* Above the table, not its caption: a caption scrolls sideways with a wide table and is cut off. */}
+      <p id={tableLabelId}>{t("sources.mapping.caption")}</p>
       <div className="csv-mapping__table">
-        <table>
-          <caption>{t("sources.mapping.caption")}</caption>
+        <table aria-labelledby={tableLabelId}>
           <thead>
             <tr>
               {preview.header.map((h) => (

@@ -1,5 +1,5 @@
 import type { SourceCategory, SourceSummary } from "@tonus/contract";
-import { useId, useState } from "react";
+import { useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -49,6 +49,7 @@ export default function DataSourcesPage() {
   const sources = useSources();
   const [query, setQuery] = useState("");
   const searchId = useId();
+  const searchRef = useRef<HTMLInputElement>(null);
   const typeLabel = (type: string) => t(`sources.data_types.${type}`);
   const nameOf = useSourceName();
 
@@ -70,6 +71,7 @@ export default function DataSourcesPage() {
           {t("sources.search_label")}
         </label>
         <input
+          ref={searchRef}
           id={searchId}
           className="field__input"
           type="search"
@@ -87,7 +89,14 @@ export default function DataSourcesPage() {
           <p>
             <Link to={sourcePath(pathname, ANY_CSV_SLUG)}>{t("sources.no_match_csv")}</Link>
           </p>
-          <Button variant="secondary" onClick={() => setQuery("")}>
+          <Button
+            variant="secondary"
+            onClick={() => {
+              setQuery("");
+              // The button goes with the empty state: the search field takes the focus.
+              searchRef.current?.focus();
+            }}
+          >
             {t("sources.clear_search")}
           </Button>
         </div>

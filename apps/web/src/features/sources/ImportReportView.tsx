@@ -53,7 +53,13 @@ export function ImportReportView({ item }: { item: Import }) {
       ]
     : [];
   // A file that breaks off part-way ends "done" with what came before the break (with nothing, "failed").
-  const title = item.status === "done" && report?.fatal ? "title_partial" : `title_${item.status}`;
+  // Done with nothing new (a file imported before, or every record refused): say that, not "imported".
+  const title =
+    item.status === "done" && report?.fatal
+      ? "title_partial"
+      : item.status === "done" && report?.imported === 0
+        ? "title_nothing_new"
+        : `title_${item.status}`;
   return (
     <section className="import-report" aria-labelledby={`report-${item.id}`}>
       <h3 id={`report-${item.id}`}>{t(`sources.report.${title}`, { name: item.file_name })}</h3>

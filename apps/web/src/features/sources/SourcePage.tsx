@@ -60,9 +60,10 @@ function SourceHeader({ source }: { source: SourceDetail }) {
     <div className="source-header">
       <SourceLogo url={source.logo_url} size={56} />
       <div>
-        <h2 className="source-header__name">
-          {nameOf(source)} <SourceStateBadge source={source} />
-        </h2>
+        <div className="source-header__title">
+          <h2 className="source-header__name">{nameOf(source)}</h2>
+          <SourceStateBadge source={source} />
+        </div>
         <p>{source.description[locale]}</p>
         <p className="muted">
           {t("sources.data_types_label")}:{" "}

@@ -224,6 +224,7 @@ describe("import report", () => {
 
   it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
     await show(done({ imported: 0, duplicates: 12 }), "en");
+    expect(screen.getByRole("heading").textContent).toBe("Nothing new was imported from export.zip");
     expect(screen.queryByRole("navigation")).toBeNull();
     expect(screen.queryAllByRole("link")).toEqual([]);
     cleanup();
