@@ -131,6 +131,42 @@ export async function insertStagedValues(
   return { inserted: Number(row?.inserted ?? 0), counted: Number(row?.counted ?? 0) };
 }
 
+/**
+ * `insertStagedValues` for a batch none of whose keys is stored yet (a first import): a plain insert,
+ * without `on conflict`'s second look at the key index for every row. Answers null, having written
+ * nothing, when a key is stored after all (the caller then takes the general path): the insert runs
+ * in a savepoint that a unique violation rolls back. The caller holds the user's lock, so no other
+ * writer of the user's values can come between.
+ */
+export async function insertStagedFreshValues(
+  tx: Db,
+  userId: string,
+  tz: string,
+): Promise<{ inserted: number; counted: number } | null> {
+  try {
+    return await tx.transaction(async (sp) => {
+      const [row] = rowsOf<{ inserted: number; counted: number }>(
+        await sp.execute(sql`
+          with ins as (
+            insert into dashboard_values (user_id, metric, at, value, source, client_id)
+            select ${userId}, metric, at, value, source, client_id from ${sql.raw(STAGE)}
+            returning id, metric, at, value, source, client_id
+          ), folded as (${foldInserted(userId, tz)})
+          select count(*)::int as inserted,
+            (select count(*)::int from ${sql.raw(STAGE)} where counted) as counted
+          from ins`),
+      );
+      return { inserted: Number(row?.inserted ?? 0), counted: Number(row?.counted ?? 0) };
+    });
+  } catch (error) {
+    const code =
+      (error as { code?: string; cause?: { code?: string } }).cause?.code ??
+      (error as { code?: string }).code;
+    if (code === "23505") return null;
+    throw error;
+  }
+}
+
 /** Staged values whose key is stored with another metric, time or value: the stored row and the new one. */
 export async function changedStagedValues(
   tx: Db,

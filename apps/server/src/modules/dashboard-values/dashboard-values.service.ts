@@ -6,6 +6,7 @@ import {
   findByKeys,
   type GroupKey,
   insertNewValues,
+  insertStagedFreshValues,
   insertStagedValues,
   lockUser,
   rebuildSummaries,
@@ -116,20 +117,28 @@ async function writeSlice(tx: Db, userId: string, tz: string, rows: ValueRow[]):
  * `recordValues` for a batch encoded by `ValueBatchBuilder` (the import's bulk path): the rows are
  * copied into a staging table and written by set-based statements, with the same rules — idempotent by
  * (user, source, client id), a changed value replaces the stored one, summaries kept in the user's
- * local days. `tx` must be a transaction. Answers how many values were new or changed, and how many
- * of the new ones were marked counted.
+ * local days. `tx` must be a transaction. Answers how many values were new or changed, how many of the
+ * new ones were marked counted, and whether any of its keys was stored already.
+ *
+ * `plainInsertFirst`: try a plain insert first (`insertStagedFreshValues`), for a caller that expects
+ * none of the keys to be stored (an import whose last batch found none): it saves `on conflict`'s second
+ * look at the key index for every row, and costs a rolled-back attempt when a key is stored after all.
  */
 export async function recordValueBatch(
   tx: Db,
   userId: string,
   batch: ValueBatch,
-): Promise<{ written: number; newCounted: number }> {
-  if (batch.rows === 0) return { written: 0, newCounted: 0 };
+  options: { plainInsertFirst?: boolean } = {},
+): Promise<{ written: number; newCounted: number; foundStored: boolean }> {
+  if (batch.rows === 0) return { written: 0, newCounted: 0, foundStored: false };
   const tz = await prepare(tx, userId);
-  if (tz === null) return { written: 0, newCounted: 0 };
+  if (tz === null) return { written: 0, newCounted: 0, foundStored: false };
   await stageValues(tx, batch.bytes);
+  const plain = options.plainInsertFirst ? await insertStagedFreshValues(tx, userId, tz) : null;
+  if (plain) return { written: plain.inserted, newCounted: plain.counted, foundStored: false };
   const inserted = await insertStagedValues(tx, userId, tz);
-  if (inserted.inserted === batch.rows) return { written: inserted.inserted, newCounted: inserted.counted };
+  if (inserted.inserted === batch.rows)
+    return { written: inserted.inserted, newCounted: inserted.counted, foundStored: false };
   const changed = await changedStagedValues(tx, userId);
   const touched: GroupKey[] = [];
   for (const c of changed) {
@@ -147,7 +156,7 @@ export async function recordValueBatch(
     })),
   );
   await recomputeGroups(tx, userId, tz, touched);
-  return { written: inserted.inserted + changed.length, newCounted: inserted.counted };
+  return { written: inserted.inserted + changed.length, newCounted: inserted.counted, foundStored: true };
 }
 
 /** Removes values of one source by their client ids (a deleted measurement, a value no longer computable). */

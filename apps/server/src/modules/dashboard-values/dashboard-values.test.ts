@@ -107,6 +107,7 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
       fc.record({
         kind: fc.constant("write" as const),
         bulk: fc.boolean(),
+        plainInsertFirst: fc.boolean(),
         values: fc.array(
           fc.record({
             metric: fc.constantFrom("steps", "weight", "heart_rate"),
@@ -145,7 +146,10 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
               at: new Date(Date.UTC(2026, 2, 6) + v.hour * 3_600_000),
               value: v.value,
             }));
-            if (o.bulk) await inTx((tx) => recordValueBatch(tx, user.userId, batchOf(values)));
+            if (o.bulk)
+              await inTx((tx) =>
+                recordValueBatch(tx, user.userId, batchOf(values), { plainInsertFirst: o.plainInsertFirst }),
+              );
             else await inTx((tx) => recordValues(tx, user.userId, values));
           } else if (o.kind === "remove") {
             await inTx((tx) => removeValues(tx, user.userId, o.source, o.clientIds));
@@ -220,13 +224,16 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
       await inTx((tx) => recordValues(tx, one.userId, second)),
       await inTx((tx) => recordValues(tx, one.userId, second)),
     ];
+    // The first batch by the plain insert; the others try it too, find keys stored and take `on conflict`.
+    const plainInsertFirst = { plainInsertFirst: true };
     const viaBatch = [
-      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(first))),
-      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second))),
-      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second))),
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(first), plainInsertFirst)),
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second), plainInsertFirst)),
+      await inTx((tx) => recordValueBatch(tx, two.userId, batchOf(second), plainInsertFirst)),
     ];
     expect(viaBatch.map((r) => r.written)).toEqual(viaValues);
     expect(viaBatch.map((r) => r.newCounted)).toEqual([1, 0, 0]);
+    expect(viaBatch.map((r) => r.foundStored)).toEqual([false, true, true]);
     const stored = async (userId: string) =>
       (
         await db
@@ -364,7 +371,7 @@ describe.runIf(BACKENDS.includes("postgres"))("values and account deletion on po
     await someoneWaitsForTheLock(user.userId);
     release();
     await deletion;
-    expect(await written).toEqual({ written: 0, newCounted: 0 });
+    expect(await written).toEqual({ written: 0, newCounted: 0, foundStored: false });
     expect(await valuesOf(user.userId)).toEqual([]);
   });
 });

@@ -27,6 +27,15 @@ export type StoredCheckpoint = Checkpoint & {
   server?: ServerCounts;
 };
 
+/**
+ * Carried from batch to batch of one run (not stored): whether the last batch found none of its values
+ * stored. A first import's batches then try a plain insert (`recordValueBatch`'s `plainInsertFirst`); a
+ * re-import's stop trying after the first batch that found its values there, and try again after one
+ * that found none.
+ */
+export type RunHint = { nothingStored: boolean };
+export const newRunHint = (): RunHint => ({ nothingStored: true });
+
 /** What writing a batch needs: the database, and where the RR series and readings announce themselves. */
 export type BatchCtx = { database: { db: Db } } & Pick<AppContext, "services">;
 
@@ -51,6 +60,7 @@ export async function writeBatch(
   batch: WorkerBatch,
   timeZone: string,
   server: ServerCounts,
+  hint: RunHint = newRunHint(),
 ): Promise<BatchState | null> {
   const db = ctx.database.db;
   const t0 = performance.now();
@@ -58,7 +68,10 @@ export async function writeBatch(
     const tx = t as unknown as Db;
     const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
     const t1 = performance.now();
-    const values = await recordValueBatch(tx, row.userId, batch.values);
+    const values = await recordValueBatch(tx, row.userId, batch.values, {
+      plainInsertFirst: hint.nothingStored,
+    });
+    hint.nothingStored = !values.foundStored;
     IMPORT_TIMINGS.valuesMs += performance.now() - t1;
     IMPORT_TIMINGS.valuesCount += batch.values.rows;
     const next: ServerCounts = {

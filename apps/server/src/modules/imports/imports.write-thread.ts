@@ -7,7 +7,7 @@ import type { Db } from "../../db/client.ts";
 import * as schema from "../../db/schema.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { recordEvents } from "../../lib/events.ts";
-import { writeBatch } from "./imports.batch.ts";
+import { newRunHint, writeBatch } from "./imports.batch.ts";
 import { messageQueue } from "./imports.messages.ts";
 import type { WorkerMessage, WriteOptions } from "./imports.worker.ts";
 import { IMPORT_TIMINGS } from "./imports.writer.ts";
@@ -34,6 +34,7 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
   } as unknown as AppContext["services"]["events"];
   const ctx = { database: { db }, services: { events } as AppContext["services"] };
   const server = write.server;
+  const hint = newRunHint();
   let row = write.row;
   const sent = { ...IMPORT_TIMINGS };
   const batches = messageQueue<WorkerMessage>((m) => m.type !== "batch");
@@ -45,7 +46,7 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
         port.postMessage(m); // the end, or the reader's failure
         return;
       }
-      const state = await writeBatch(ctx, row, m.batch, write.timeZone, server);
+      const state = await writeBatch(ctx, row, m.batch, write.timeZone, server, hint);
       input.postMessage({ type: "ack" });
       port.postMessage({
         type: "written",
