@@ -42,9 +42,11 @@ export function ConnectionDetails({
     if (isConfirming) confirmRef.current?.querySelector("button")?.focus();
   }, [isConfirming]);
 
+  // The flash belongs to the panel, which outlives this component: once the connection is gone from
+  // the refetched connector, this one unmounts, and `mutate`'s own callbacks would no longer run.
   const confirmDisconnect = () =>
-    disconnect.mutate(undefined, {
-      onSuccess: (result) => {
+    disconnect.mutateAsync().then(
+      (result) => {
         setIsConfirming(false);
         onFlash(
           result.revoked
@@ -52,7 +54,8 @@ export function ConnectionDetails({
             : { status: "info", key: "connectors.disconnected_unconfirmed" },
         );
       },
-    });
+      () => {}, // shown by `disconnect.isError`
+    );
 
   return (
     <div className="stack">

@@ -53,12 +53,11 @@ export function useDisconnect(provider: ConnectorProvider) {
   return useMutation({
     mutationFn: () =>
       apiRequest<DisconnectResponse>(pathOf(CONNECTORS_API.one, provider), { method: "DELETE" }),
-    // The catalogue's badges say which accounts are connected.
-    onSettled: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: connectorKey(provider) }),
-        queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY }),
-      ]),
+    onSettled: () => {
+      // The catalogue's badges say which accounts are connected (refetched alongside, not awaited).
+      void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
+      return queryClient.invalidateQueries({ queryKey: connectorKey(provider) });
+    },
   });
 }
 
