@@ -52,8 +52,8 @@ export function ImportReportView({ item }: { item: Import }) {
         ["bp_readings", report.bp_readings],
       ]
     : [];
-  // A file that breaks off part-way ends "done" with what came before the break (with nothing, "failed").
-  // Done with nothing new (a file imported before, or every record refused): say that, not "imported".
+  // A file that breaks off part-way ends "done" with what came before the break (with nothing,
+  // "failed"); one that brought nothing new (imported before, or every record refused) says so.
   const title =
     item.status === "done" && report?.fatal
       ? "title_partial"
