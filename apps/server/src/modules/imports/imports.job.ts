@@ -13,7 +13,6 @@ import { strippedSources, THREAD_ENTRY } from "../../lib/thread-sources.ts";
 import {
   type BatchState,
   IMPORT_LEASE_MS,
-  newRunHint,
   type ServerCounts,
   type StoredCheckpoint,
   writeBatch,
@@ -180,7 +179,6 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
   let row = claimed;
   const stored = (row.checkpoint ?? null) as StoredCheckpoint | null;
   const server = stored?.server ?? emptyServer();
-  const hint = newRunHint();
   let parser = stored?.counts ?? emptyParser(row.kind);
   let totals = { importedCount: row.importedCount, duplicateCount: row.duplicateCount };
   if (row.cancelRequested) return finish(ctx, row, "cancelled", buildReport(totals, parser, server));
@@ -238,7 +236,7 @@ export async function runImport(ctx: Ctx, importId: string, retryCount: number):
         Object.assign(server, message.server);
         addTimings(message.timings);
       } else {
-        state = await writeBatch(ctx, row, message.batch, options.timeZone, server, hint);
+        state = await writeBatch(ctx, row, message.batch, options.timeZone, server);
         await yieldToEventLoop();
       }
       if (!state) return; // the import is gone (its account was deleted) or ended elsewhere

@@ -34,7 +34,7 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
   } as unknown as AppContext["services"]["events"];
   const ctx = { database: { db }, services: { events } as AppContext["services"] };
   const server = write.server;
-  const hint = newRunHint();
+  const hint = newRunHint(true); // this thread writes to PostgreSQL
   let row = write.row;
   const sent = { ...IMPORT_TIMINGS };
   const batches = messageQueue<WorkerMessage>((m) => m.type !== "batch");
