@@ -9,3 +9,7 @@ export const rowsOf = <T>(r: unknown): T[] => (r as { rows: T[] }).rows;
  * parameter, cast in SQL (`::uuid[]`), instead of one parameter per item.
  */
 export const arrayLiteral = (items: readonly string[]): string => `{${items.join(",")}}`;
+
+/** The SQLSTATE of a database error, whichever driver raised it (drizzle wraps it in `cause`). */
+export const pgErrorCode = (error: unknown): string | undefined =>
+  (error as { cause?: { code?: string } }).cause?.code ?? (error as { code?: string }).code;

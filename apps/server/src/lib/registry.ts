@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
 import type { Db } from "../db/client.ts";
+import { pgErrorCode } from "../db/raw.ts";
 import { AppError } from "./app-error.ts";
 import type { AppContext } from "./context.ts";
 import { pseudonymUuid } from "./crypto.ts";
@@ -437,9 +438,7 @@ export async function importUserData(
     });
   } catch (error) {
     if (error instanceof AppError) throw error;
-    const code =
-      (error as { code?: string; cause?: { code?: string } }).cause?.code ??
-      (error as { code?: string }).code;
+    const code = pgErrorCode(error);
     if (code === "23505") throw new AppError("conflict", "An account with this e-mail or id already exists");
     if (typeof code === "string" && /^(22|23)/.test(code))
       throw new AppError("validation_failed", "The archive holds values this server cannot accept");

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { copyRows } from "../../db/copy.ts";
-import { rowsOf } from "../../db/raw.ts";
+import { pgErrorCode, rowsOf } from "../../db/raw.ts";
 
 /**
  * SQL of the dashboard's value store and its daily summaries. Rows travel as one JSON parameter
@@ -110,19 +110,21 @@ export async function stageValues(tx: Db, bytes: Uint8Array): Promise<void> {
 
 /**
  * Inserts the staged values that are new and folds them into the daily summaries, in one statement;
- * answers how many were inserted and how many of those were marked counted.
+ * answers how many were inserted and how many of those were marked counted. `onConflict: false` is a
+ * plain insert, which fails on a stored key (`insertStagedFreshValues`).
  */
 export async function insertStagedValues(
   tx: Db,
   userId: string,
   tz: string,
+  onConflict = true,
 ): Promise<{ inserted: number; counted: number }> {
   const [row] = rowsOf<{ inserted: number; counted: number }>(
     await tx.execute(sql`
       with ins as (
         insert into dashboard_values (user_id, metric, at, value, source, client_id)
         select ${userId}, metric, at, value, source, client_id from ${sql.raw(STAGE)}
-        on conflict (user_id, source, client_id) do nothing
+        ${onConflict ? sql`on conflict (user_id, source, client_id) do nothing` : sql``}
         returning id, metric, at, value, source, client_id
       ), folded as (${foldInserted(userId, tz)})
       select count(*)::int as inserted, (count(*) filter (where s.counted))::int as counted
@@ -144,25 +146,9 @@ export async function insertStagedFreshValues(
   tz: string,
 ): Promise<{ inserted: number; counted: number } | null> {
   try {
-    return await tx.transaction(async (sp) => {
-      const [row] = rowsOf<{ inserted: number; counted: number }>(
-        await sp.execute(sql`
-          with ins as (
-            insert into dashboard_values (user_id, metric, at, value, source, client_id)
-            select ${userId}, metric, at, value, source, client_id from ${sql.raw(STAGE)}
-            returning id, metric, at, value, source, client_id
-          ), folded as (${foldInserted(userId, tz)})
-          select count(*)::int as inserted,
-            (select count(*)::int from ${sql.raw(STAGE)} where counted) as counted
-          from ins`),
-      );
-      return { inserted: Number(row?.inserted ?? 0), counted: Number(row?.counted ?? 0) };
-    });
+    return await tx.transaction((sp) => insertStagedValues(sp as unknown as Db, userId, tz, false));
   } catch (error) {
-    const code =
-      (error as { code?: string; cause?: { code?: string } }).cause?.code ??
-      (error as { code?: string }).code;
-    if (code === "23505") return null;
+    if (pgErrorCode(error) === "23505") return null;
     throw error;
   }
 }
