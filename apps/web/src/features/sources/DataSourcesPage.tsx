@@ -25,8 +25,9 @@ export function matchesQuery(
 const fold = (s: string) => s.normalize("NFD").replace(/\p{M}/gu, "").toLocaleLowerCase();
 
 /**
- * The data types a card names (four at most): those the query matched first, so a search for "sleep"
- * shows why each card was found, then the rest in the catalogue's order.
+ * The data types a card names (four, or all five: "and 1 more" would take the room of the fifth):
+ * those the query matched first, so a search for "sleep" shows why each card was found, then the rest
+ * in the catalogue's order.
  */
 export function typesToShow(
   types: readonly string[],
@@ -36,7 +37,8 @@ export function typesToShow(
   const q = fold(query.trim());
   const hit = (t: string) => q !== "" && fold(typeLabel(t)).includes(q);
   const ordered = [...types.filter(hit), ...types.filter((t) => !hit(t))];
-  return { shown: ordered.slice(0, 4), more: Math.max(0, ordered.length - 4) };
+  const room = ordered.length === 5 ? 5 : 4;
+  return { shown: ordered.slice(0, room), more: Math.max(0, ordered.length - room) };
 }
 
 /** The catalogue's entry for any other spreadsheet: where a search that finds nothing leads. */

@@ -1,4 +1,11 @@
-import type { Import, ImportProblem } from "@tonus/contract";
+import {
+  type DisplayUnit,
+  displayUnitOf,
+  type Import,
+  type ImportProblem,
+  isMetricKey,
+  toDisplayUnit,
+} from "@tonus/contract";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -28,10 +35,49 @@ function useWhere(bytesTotal: number) {
   };
 }
 
+/** Display units Intl can name (`style: "unit"`); the others show as a bare number ("Heart rate: 900"). */
+const INTL_UNITS: Partial<Record<DisplayUnit, string>> = {
+  kg: "kilogram",
+  cm: "centimeter",
+  km: "kilometer",
+  m: "meter",
+  ms: "millisecond",
+  percent: "percent",
+  h: "hour",
+  min: "minute",
+  l: "liter",
+  ml: "milliliter",
+  celsius: "celsius",
+};
+
+/**
+ * The refused value of an out-of-range problem, named and in its metric unit ("Heart rate: 900",
+ * «Вес: 4000 кг»), from the server's `detail` ("<metric> <storage value>"); "" for any other problem.
+ */
+function useRefusedValue() {
+  const { t, i18n } = useTranslation();
+  return (p: ImportProblem): string => {
+    const m = p.reason === "out_of_range" ? /^([a-z_0-9]+) (\S+)$/.exec(p.detail ?? "") : null;
+    const value = Number(m?.[2]);
+    const metric = m?.[1] ?? "";
+    const nameKey = `sources.metrics.${metric}`;
+    if (!m || !Number.isFinite(value) || !isMetricKey(metric) || !i18n.exists(nameKey)) return "";
+    const unit = displayUnitOf(metric, "metric");
+    const intlUnit = INTL_UNITS[unit];
+    const shown = new Intl.NumberFormat(i18n.language, {
+      maximumFractionDigits: 2,
+      ...(intlUnit ? { style: "unit", unit: intlUnit } : {}),
+    }).format(toDisplayUnit(value, unit));
+    return t("sources.report.refused_value", { metric: t(nameKey), value: shown });
+  };
+}
+
 /** The end of an import: what was read, imported, already there, refused and why. */
 export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
   const where = useWhere(item.progress.bytes_total);
+  const refusedValue = useRefusedValue();
+  const aside = (p: ImportProblem) => [refusedValue(p), where(p)].filter(Boolean).join(", ");
   const report = item.report;
   // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
   const inApp = isMobileBack(useLocation().pathname);
@@ -95,7 +141,7 @@ export function ImportReportView({ item }: { item: Import }) {
               // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
               <li key={i}>
                 {t(`sources.reasons.${p.reason}`)}
-                {where(p) && ` (${where(p)})`}
+                {aside(p) && ` (${aside(p)})`}
               </li>
             ))}
           </ul>

@@ -64,6 +64,8 @@ describe("a card's data types", () => {
       more: 2,
     });
     expect(typesToShow(["sleep"], "garmin", label)).toEqual({ shown: ["sleep"], more: 0 });
+    // Five fit: "and 1 more" would take the fifth one's room.
+    expect(typesToShow(types.slice(0, 5), "", label)).toEqual({ shown: types.slice(0, 5), more: 0 });
   });
 });
 
@@ -220,6 +222,34 @@ describe("import report", () => {
     cleanup();
     await show(done({}), "en");
     expect(screen.getByRole("heading").textContent).toBe("export.zip imported");
+  });
+
+  it("names a refused value and its metric in the person's language, and only what it can read", async () => {
+    const refused = (detail: string) => ({ reason: "out_of_range" as const, offset: 1024, detail });
+    const item = done({
+      rejected: 4,
+      rejections: [
+        refused("heart_rate 900"),
+        refused("weight 4000"),
+        refused("rmssd 1.5"),
+        refused("not a metric 7"),
+      ],
+    });
+    await show(item, "en");
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "A value is outside the possible range. (Heart rate: 900, about 50% into the file)",
+      "A value is outside the possible range. (Weight: 4,000 kg, about 50% into the file)",
+      // Stored in seconds, shown in the dashboard's unit.
+      "A value is outside the possible range. (HRV (rMSSD): 1,500 ms, about 50% into the file)",
+      "A value is outside the possible range. (about 50% into the file)",
+    ]);
+    cleanup();
+    await show(item, "ru");
+    const items = screen.getAllByRole("listitem").map((li) => li.textContent?.replace(/\s/g, " "));
+    expect(items.slice(0, 2)).toEqual([
+      "Значение вне возможного диапазона. (Пульс: 900, примерно на 50 % от начала файла)",
+      "Значение вне возможного диапазона. (Вес: 4 000 кг, примерно на 50 % от начала файла)",
+    ]);
   });
 
   it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
