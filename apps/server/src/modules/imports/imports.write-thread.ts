@@ -24,7 +24,8 @@ function timingsSince(last: typeof IMPORT_TIMINGS): Partial<typeof IMPORT_TIMING
 
 /** Writes each batch the reader sends, acknowledges it, and reports the commit to the main thread. */
 export async function writeAll(port: MessagePort, input: MessagePort, write: WriteOptions): Promise<void> {
-  const pool = new pg.Pool({ connectionString: write.databaseUrl, max: 1 });
+  // Named, so an operator sees the import's connection in pg_stat_activity.
+  const pool = new pg.Pool({ connectionString: write.databaseUrl, max: 1, application_name: "tonus-import" });
   const db = drizzle(pool, { schema }) as unknown as Db;
   // The modules announce what they store through the app's event bus; here the events are only
   // written, held by the import: the main thread lets them go when the run ends (`releaseEvents`).
