@@ -23,21 +23,21 @@ export const GUIDES = {
   },
   apple_health_app: {
     en: [
-      "Connecting or disconnecting Apple Health is done in the Tonus mobile app only: Apple lets only apps on the iPhone itself read Health data.",
+      "Apple lets only apps on the iPhone itself read Health data, so only the Tonus mobile app can connect or disconnect Apple Health, with your permission in the Health app.",
       "On this website, import the export file instead (the file method on this page).",
     ],
     ru: [
-      "Подключить или отключить Apple Health можно только в мобильном приложении Tonus: Apple разрешает читать данные «Здоровья» лишь приложениям на самом iPhone.",
+      "Apple разрешает читать данные «Здоровья» лишь приложениям на самом iPhone, поэтому подключить или отключить Apple Health может только мобильное приложение Tonus — с вашего разрешения в приложении «Здоровье».",
       "На этом сайте вместо этого импортируйте файл экспорта (способ с файлом на этой странице).",
     ],
   },
   health_connect_app: {
     en: [
-      "Health Connect keeps its data on the Android phone and gives it only to apps installed there, so only the Tonus app for Android can connect it.",
+      "Health Connect keeps its data on the phone and gives it only to apps installed there, with your permission.",
       "This website cannot read Health Connect. Samsung Health and Google Fit data can be imported here from their own exports.",
     ],
     ru: [
-      "Health Connect хранит данные на Android-телефоне и отдаёт их только установленным там приложениям, поэтому подключить его может только приложение Tonus для Android.",
+      "Health Connect хранит данные на телефоне и отдаёт их только установленным там приложениям — с вашего разрешения.",
       "Этот сайт не умеет читать Health Connect. Данные Samsung Health и Google Fit можно импортировать здесь из их собственных выгрузок.",
     ],
   },

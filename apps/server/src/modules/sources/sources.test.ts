@@ -110,7 +110,7 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
       await client.get(SOURCES_API.detail.replace(":slug", "apple-health"))
     ).json() as SourceDetail;
     expect(apple.methods.map((m) => m.kind)).toEqual(["file", "mobile_app"]);
-    expect(apple.methods[1]?.steps.en[0]).toMatch(/mobile app only/);
+    expect(apple.methods[1]?.steps.en[0]).toMatch(/only the Tonus mobile app can connect or disconnect/);
     const hc = (
       await client.get(SOURCES_API.detail.replace(":slug", "health-connect"))
     ).json() as SourceDetail;
