@@ -108,6 +108,8 @@ for (const { lang, browserLocale } of LANGS) {
       const title = t("sources.report.title_done", { name: "export.zip" });
       await expect(page.getByRole("heading", { level: 3, name: title })).toBeVisible({ timeout: 180_000 });
       const emitted = counts.samples + counts.rr + counts.bp + counts.workouts;
+      // The control that started it is gone: the focus follows to the report's title.
+      await expect(page.getByRole("heading", { level: 3, name: title })).toBeFocused();
       const report = page.getByRole("region", { name: title });
       await expect(report.getByText(t("sources.report.imported"), { exact: true })).toBeVisible();
       await expect(report.getByText(formatNumber(lang, emitted, 0), { exact: true })).toBeVisible();
@@ -137,12 +139,25 @@ for (const { lang, browserLocale } of LANGS) {
       await becomeCustomer(page.request, origin);
       const day = addDays(localDayOf(new Date().toISOString()), -2);
       await page.goto("/data-sources/apple-health");
+      // By keyboard: a file Tonus cannot read is refused, and the refusal takes the focus.
+      await page.getByLabel(t("sources.upload.choose")).setInputFiles({
+        name: "random.bin",
+        mimeType: "application/octet-stream",
+        buffer: Buffer.from([0x00, 0x9f, 0x13, 0xfe, 0x00, 0x42, 0x07, 0x88]),
+      });
+      await page.getByRole("button", { name: t("sources.upload.start") }).press("Enter");
+      const refusal = t("sources.upload.refused", {
+        name: "random.bin",
+        reason: t("sources.reasons.unknown_format"),
+      });
+      await expect(page.getByRole("alert")).toHaveText(refusal);
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(refusal);
       await page.getByLabel(t("sources.upload.choose")).setInputFiles({
         name: "export.xml",
         mimeType: "text/xml",
         buffer: knownDayExport(day),
       });
-      await page.getByRole("button", { name: t("sources.upload.start") }).click();
+      await page.getByRole("button", { name: t("sources.upload.start") }).press("Enter");
       const title = t("sources.report.title_done", { name: "export.xml" });
       await expect(page.getByRole("heading", { level: 3, name: title })).toBeVisible({ timeout: 60_000 });
       const imports = (await (await page.request.get(IMPORTS_API.imports)).json()) as ImportList;

@@ -103,10 +103,11 @@ export type SourceMethod = z.infer<typeof SourceMethodSchema>;
 export type SourceMethodKind = SourceMethod["kind"];
 
 /**
- * The caller's state for an entry: `importing` while an import from its page is not finished,
- * `imported` after a finished one, `failed` when the latest one failed; `none` otherwise.
+ * The caller's state for an entry: `needs_mapping` while its latest import waits for the person to
+ * choose its columns, `importing` while it is queued or running, `imported` after a finished one,
+ * `failed` when the latest one failed; `none` otherwise.
  */
-export const SourceStateSchema = z.enum(["none", "importing", "imported", "failed"]);
+export const SourceStateSchema = z.enum(["none", "needs_mapping", "importing", "imported", "failed"]);
 export type SourceState = z.infer<typeof SourceStateSchema>;
 
 /** `connected` while the caller's account at the provider is linked; `reconnect_needed` when it must be authorised again. */

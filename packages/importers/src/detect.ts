@@ -1,6 +1,7 @@
 // Which importer a file needs, from its first bytes (and its name for the few formats that only the
 // name tells apart). The server reads the first few KB of an upload, asks, then opens the right session.
 import { type CsvExportFormat, detectExportFormat } from "./csv/exports.ts";
+import { detectEncoding } from "./csv/text.ts";
 
 /** What {@link detectFileKind} found. */
 export type FileKind =
@@ -41,6 +42,28 @@ export function detectFileKind(head: Uint8Array, fileName = ""): FileKind {
     return { kind: "health_export", format: known.format };
   }
   if (/^(\s*[A-Za-z_ ()]*\r?\n)?(\s*\d+([.,]\d+)?\s*\r?\n){3}/.test(start)) return { kind: "rr_text" };
-  if (/^[^\n]*[,;\t][^\n]*\r?\n/.test(start)) return { kind: "csv" };
+  if (/^[^\n]*[,;\t][^\n]*\r?\n/.test(start) && looksLikeText(head)) return { kind: "csv" };
   return { kind: "unknown" };
+}
+
+/** More than one control character in this many is a binary file, not text. */
+const CONTROLS_PER_TEXT = 50;
+
+/**
+ * True when `head` reads as text in some encoding: UTF-16 judged by its characters, anything else by its
+ * bytes, with no NUL and hardly any other control character. Bytes ≥ 0x80 count as text even when they
+ * are not UTF-8: a Windows-1251 file from a Russian Excel is still a CSV, which the preview then refuses
+ * with `not_utf8` (a message that tells the person what to do) rather than as an unknown format.
+ */
+function looksLikeText(head: Uint8Array): boolean {
+  const { encoding, skip } = detectEncoding(head);
+  const codes = encoding.startsWith("utf-16")
+    ? Array.from(new TextDecoder(encoding).decode(head.subarray(skip)), (c) => c.charCodeAt(0))
+    : head;
+  let controls = 0;
+  for (const c of codes) {
+    if (c === 0) return false;
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d) || c === 0x7f) controls++;
+  }
+  return controls * CONTROLS_PER_TEXT <= codes.length;
 }

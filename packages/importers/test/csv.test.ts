@@ -2,16 +2,19 @@ import { describe, expect, it } from "vitest";
 import {
   chunksOf,
   collect,
+  convertCsvValue,
   DECODE_SLICE_BYTES,
   decodeText,
   type ImportRecord,
   importCsv,
   importHealthExport,
   importRrText,
+  metricForHeader,
   parseDateTime,
   previewCsv,
   readCsvRows,
   type SampleRecord,
+  unitInHeader,
 } from "../src/index.ts";
 
 const enc = new TextEncoder();
@@ -224,6 +227,115 @@ describe("previewCsv", () => {
     const preview = await previewCsv(chunksOf(utf8("date,steps\n01/02/2024,5\n03/04/2024,6\n")));
     expect(preview.dateOrder).toBe("ambiguous");
     expect(preview.warnings.length).toBeGreaterThan(0);
+  });
+});
+
+describe("a Russian CSV (semicolons, decimal commas, dd.mm.yyyy, Russian headers and units)", () => {
+  const csv = "Дата;Пульс;Вес (кг)\r\n01.03.2024;72;72,5\r\n02.03.2024;70;72,4\r\n";
+
+  it("is previewed with a suggested time column, date order and metrics", async () => {
+    const preview = await previewCsv(chunksOf(utf8(csv)));
+    expect(preview.warnings).toEqual([]);
+    expect(preview.suggested).toEqual({
+      time: "Дата",
+      timeFormat: "dmy",
+      columns: [
+        { column: "Пульс", metric: "heart_rate" },
+        { column: "Вес (кг)", metric: "weight", unit: "кг" },
+      ],
+    });
+  });
+
+  it("imports with the suggested mapping", async () => {
+    const { suggested } = await previewCsv(chunksOf(utf8(csv)));
+    if (!suggested) throw new Error("no suggested mapping");
+    const { records, report } = await run(importCsv(chunksOf(utf8(csv), 7), { mapping: suggested }));
+    expect(report.fatal).toBeUndefined();
+    expect(report.rejected).toEqual([]);
+    expect(records).toEqual([
+      expect.objectContaining({ metric: "heart_rate", at: Date.UTC(2024, 2, 1), value: 72, unit: "bpm" }),
+      expect.objectContaining({ metric: "weight", at: Date.UTC(2024, 2, 1), value: 72.5, unit: "kg" }),
+      expect.objectContaining({ metric: "heart_rate", at: Date.UTC(2024, 2, 2), value: 70, unit: "bpm" }),
+      expect.objectContaining({ metric: "weight", at: Date.UTC(2024, 2, 2), value: 72.4, unit: "kg" }),
+    ]);
+  });
+
+  it("recognises Russian date and time headers in any case", async () => {
+    for (const time of ["дата", "ВРЕМЯ", "Дата и время", "День", "Начало", "Время начала"]) {
+      const preview = await previewCsv(chunksOf(utf8(`${time};Шаги\n2024-03-01;8000\n`)));
+      expect(preview.suggested).toEqual({
+        time,
+        timeFormat: "iso",
+        columns: [{ column: "Шаги", metric: "steps" }],
+      });
+    }
+  });
+
+  it("maps Russian metric words, the specific before the general", () => {
+    const cases: [string, string | undefined][] = [
+      ["Пульс в покое", "resting_heart_rate"],
+      ["ЧСС в покое (уд/мин)", "resting_heart_rate"],
+      ["ВСР (мс)", "rmssd"],
+      ["Вариабельность пульса", "rmssd"],
+      ["ВСР в покое", "rmssd"],
+      ["ПУЛЬС", "heart_rate"],
+      ["Шаги", "steps"],
+      ["Длина шага", undefined],
+      ["Расстояние (км)", "distance"],
+      ["Дистанция", "distance"],
+      ["Калории", "active_energy"],
+      ["Энергия (кДж)", "active_energy"],
+      ["Сожжено, ккал", "active_energy"],
+      ["Мышечная масса (кг)", "muscle_mass"],
+      ["Костная масса", "bone_mass"],
+      ["Жировая масса (кг)", "fat_mass"],
+      ["Жир (%)", "body_fat"],
+      ["% жира", "body_fat"],
+      ["Вес (кг)", "weight"],
+      ["Масса тела", "weight"],
+      ["Рост (см)", "height"],
+      ["Скорость (км/ч)", undefined],
+      ["Кислород (%)", "spo2"],
+      ["Сатурация", "spo2"],
+      ["SpO2", "spo2"],
+      ["Частота дыхания", "respiratory_rate"],
+      ["Сон (ч)", "sleep"],
+      ["Длительность сна", "sleep"],
+      ["Температура (°С)", "skin_temperature"],
+      ["Систолическое (мм рт. ст.)", "bp_systolic"],
+      ["Верхнее", "bp_systolic"],
+      ["Диастолическое", "bp_diastolic"],
+      ["Нижнее", "bp_diastolic"],
+      ["Комментарий", undefined],
+    ];
+    expect(cases.map(([header]) => [header, metricForHeader(header)])).toEqual(cases);
+  });
+
+  it("converts values written in Russian units", () => {
+    expect(convertCsvValue("weight", 72.5, "кг")).toBe(72.5);
+    expect(convertCsvValue("weight", 160, "фунты")).toBeCloseTo(72.575, 3);
+    expect(convertCsvValue("weight", 160, "фунтов")).toBeCloseTo(72.575, 3);
+    expect(convertCsvValue("weight", 500, "г")).toBe(0.5);
+    expect(convertCsvValue("active_energy", 350, "ккал")).toBe(350 * 4184);
+    expect(convertCsvValue("active_energy", 2, "кДж")).toBe(2000);
+    expect(convertCsvValue("distance", 5.2, "км")).toBe(5200);
+    expect(convertCsvValue("height", 175, "см")).toBe(1.75);
+    expect(convertCsvValue("sleep", 7.5, "ч")).toBe(27000);
+    expect(convertCsvValue("rmssd", 42, "мс")).toBeCloseTo(0.042, 6);
+    expect(convertCsvValue("heart_rate", 72, "уд/мин")).toBe(72);
+    expect(convertCsvValue("bp_systolic", 120, "мм рт. ст.")).toBe(120);
+    expect(convertCsvValue("skin_temperature", 36.6, "°С")).toBe(36.6);
+    expect(convertCsvValue("weight", 1, "км")).toBeUndefined();
+  });
+
+  it("reads a unit written after a comma, as Russian spreadsheets do, but only a unit it knows", () => {
+    expect(unitInHeader("Вес, кг")).toBe("кг");
+    expect(unitInHeader("Рост, см")).toBe("см");
+    expect(unitInHeader("Height, cm")).toBe("cm");
+    expect(unitInHeader("Weight (kg)")).toBe("kg");
+    // Not a unit: the header keeps none, and the metric's usual unit applies.
+    expect(unitInHeader("Steps, walking")).toBeUndefined();
+    expect(unitInHeader("Пульс")).toBeUndefined();
   });
 });
 

@@ -7,8 +7,9 @@ import { decodeText, type TextOptions } from "./text.ts";
 import { metricForHeader, unitInHeader } from "./units.ts";
 
 const PREVIEW_ROWS = 20;
+// English and Russian names of a date or time column.
 const TIME_HEADER =
-  /^(date|time|timestamp|datetime|day|start|start.?time|cycle start time|datetime \(utc\))$/i;
+  /^(date|time|timestamp|datetime|day|start|start.?time|cycle start time|datetime \(utc\)|дата|время|дата и время|дата\/время|день|начало|время начала|дата начала)$/iu;
 
 /**
  * Reads up to 20 data rows of a CSV (the input is abandoned after them) and describes it. Throws

@@ -10,7 +10,8 @@ export type TextOptions = {
   encoding?: string;
 };
 
-function detect(first: Uint8Array): { encoding: string; skip: number } {
+/** The encoding a text's first bytes show (a BOM, UTF-16's zero bytes), else UTF-8; `skip`: the BOM's length. */
+export function detectEncoding(first: Uint8Array): { encoding: string; skip: number } {
   if (first[0] === 0xef && first[1] === 0xbb && first[2] === 0xbf) return { encoding: "utf-8", skip: 3 };
   if (first[0] === 0xff && first[1] === 0xfe) return { encoding: "utf-16le", skip: 2 };
   if (first[0] === 0xfe && first[1] === 0xff) return { encoding: "utf-16be", skip: 2 };
@@ -45,7 +46,7 @@ export async function* decodeText(
     let chunk = raw;
     if (!decoder) {
       if (chunk.length === 0) continue;
-      const found = detect(chunk);
+      const found = detectEncoding(chunk);
       if (!encoding || (found.skip > 0 && /^utf-?(8|16)/i.test(encoding))) {
         encoding = found.encoding;
         chunk = chunk.subarray(found.skip);

@@ -5,16 +5,43 @@ import type { Unit } from "../types.ts";
 /** A metric's storage unit and the source units accepted for it, with their factors. */
 type MetricDef = { unit: Unit; from: Record<string, number>; defaultFrom: string };
 
-const TIME = { ms: 0.001, s: 1, sec: 1, min: 60, h: 3600, hr: 3600 };
-const MASS = { kg: 1, g: 0.001, lb: 0.45359237, lbs: 0.45359237, st: 6.35029318 };
+// Russian spellings sit beside the Latin ones: Russian Excel files write `Вес (кг)`, `Сон (ч)`.
+const TIME = {
+  ms: 0.001,
+  s: 1,
+  sec: 1,
+  min: 60,
+  h: 3600,
+  hr: 3600,
+  мс: 0.001,
+  с: 1,
+  сек: 1,
+  мин: 60,
+  ч: 3600,
+};
+const POUND = 0.45359237;
+const MASS = {
+  kg: 1,
+  g: 0.001,
+  lb: POUND,
+  lbs: POUND,
+  st: 6.35029318,
+  кг: 1,
+  г: 0.001,
+  фунт: POUND,
+  фунты: POUND,
+  фунтов: POUND,
+};
 // Fitness apps write "cal" and "Cal" for kilocalories; nobody logs food or workouts in small calories.
-const ENERGY = { kcal: 4184, cal: 4184, kj: 1000, j: 1 };
-const LENGTH = { m: 1, km: 1000, mi: 1609.344, ft: 0.3048, cm: 0.01 };
+const ENERGY = { kcal: 4184, cal: 4184, kj: 1000, j: 1, ккал: 4184, кал: 4184, кдж: 1000 };
+const LENGTH = { m: 1, km: 1000, mi: 1609.344, ft: 0.3048, cm: 0.01, м: 1, км: 1000, см: 0.01 };
+const PULSE = { bpm: 1, "уд/мин": 1 };
+const MMHG = { mmhg: 1, "мм рт. ст.": 1, "мм рт.ст.": 1 };
 
 /** Metrics a CSV column can be mapped to. */
 export const CSV_METRICS: Record<string, MetricDef> = {
-  heart_rate: { unit: "bpm", from: { bpm: 1 }, defaultFrom: "bpm" },
-  resting_heart_rate: { unit: "bpm", from: { bpm: 1 }, defaultFrom: "bpm" },
+  heart_rate: { unit: "bpm", from: PULSE, defaultFrom: "bpm" },
+  resting_heart_rate: { unit: "bpm", from: PULSE, defaultFrom: "bpm" },
   rmssd: { unit: "s", from: TIME, defaultFrom: "ms" },
   sdnn: { unit: "s", from: TIME, defaultFrom: "ms" },
   rr: { unit: "ms", from: { ms: 1, s: 1000 }, defaultFrom: "ms" },
@@ -34,40 +61,58 @@ export const CSV_METRICS: Record<string, MetricDef> = {
     defaultFrom: "rpm",
   },
   sleep: { unit: "s", from: TIME, defaultFrom: "s" },
-  skin_temperature: { unit: "degC", from: { celsius: 1, c: 1, "°c": 1, degc: 1 }, defaultFrom: "celsius" },
-  bp_systolic: { unit: "mmHg", from: { mmhg: 1 }, defaultFrom: "mmhg" },
-  bp_diastolic: { unit: "mmHg", from: { mmhg: 1 }, defaultFrom: "mmhg" },
+  // "°с" with a Cyrillic "с", as Russian keyboards type it.
+  skin_temperature: {
+    unit: "degC",
+    from: { celsius: 1, c: 1, "°c": 1, degc: 1, "°с": 1 },
+    defaultFrom: "celsius",
+  },
+  bp_systolic: { unit: "mmHg", from: MMHG, defaultFrom: "mmhg" },
+  bp_diastolic: { unit: "mmHg", from: MMHG, defaultFrom: "mmhg" },
 };
 
-/** The unit written in a header's parentheses or after its last space-free token: `Weight (kg)` → `kg`. */
+/** Every unit some metric accepts, lower-case. */
+const KNOWN_UNITS = new Set(Object.values(CSV_METRICS).flatMap((d) => Object.keys(d.from)));
+
+/**
+ * The unit a header names: in parentheses or brackets at its end (`Weight (kg)` → `kg`), a trailing `%`,
+ * or after its last comma when that is a known unit, as Russian spreadsheets write it (`Вес, кг`,
+ * `Height, cm`).
+ */
 export function unitInHeader(header: string): string | undefined {
   const m = /\(([^)]+)\)\s*$/.exec(header) ?? /\[([^\]]+)\]\s*$/.exec(header);
   if (m) return (m[1] as string).trim().toLowerCase();
   if (/%\s*$/.test(header)) return "%";
-  return undefined;
+  const afterComma = /,\s*([^,]+?)\s*$/.exec(header)?.[1]?.toLowerCase();
+  return afterComma !== undefined && KNOWN_UNITS.has(afterComma) ? afterComma : undefined;
 }
 
-/** Words in a header that suggest a metric, most specific first. */
+/**
+ * Words in a header that suggest a metric, English and Russian, most specific first: variability before
+ * resting ("ВСР в покое", "Resting HRV"), resting before any heart rate, body parts' masses before body
+ * fat and weight. `\b` does not see Cyrillic letters (they are not `\w`): a Russian word that must stand
+ * alone ("вес", not in "весь"; "рост", not in "скорость") is fenced by `(?<!\p{L})` and `(?!\p{L})`.
+ */
 const HEADER_HINTS: [RegExp, string][] = [
-  [/resting.*(heart|hr)|(heart|hr).*rest/i, "resting_heart_rate"],
-  [/rmssd|heart rate variability|\bhrv\b/i, "rmssd"],
+  [/rmssd|heart rate variability|\bhrv\b|(?<!\p{L})вср(?!\p{L})|вариабельн/iu, "rmssd"],
+  [/resting.*(heart|hr)|(heart|hr).*rest|в покое/iu, "resting_heart_rate"],
   [/sdnn/i, "sdnn"],
-  [/systolic/i, "bp_systolic"],
-  [/diastolic/i, "bp_diastolic"],
-  [/heart.?rate|\bpulse\b|\bbpm\b|\bhr\b/i, "heart_rate"],
-  [/\bsteps?\b/i, "steps"],
-  [/distance/i, "distance"],
-  [/energy|calor/i, "active_energy"],
-  [/muscle/i, "muscle_mass"],
-  [/bone/i, "bone_mass"],
-  [/fat mass/i, "fat_mass"],
-  [/fat/i, "body_fat"],
-  [/weight|body mass/i, "weight"],
-  [/height/i, "height"],
-  [/spo2|oxygen/i, "spo2"],
-  [/respirat/i, "respiratory_rate"],
-  [/sleep|asleep/i, "sleep"],
-  [/temp/i, "skin_temperature"],
+  [/systolic|систолич|(?<!\p{L})верхнее(?!\p{L})/iu, "bp_systolic"],
+  [/diastolic|диастолич|(?<!\p{L})нижнее(?!\p{L})/iu, "bp_diastolic"],
+  [/heart.?rate|\bpulse\b|\bbpm\b|\bhr\b|пульс|чсс/iu, "heart_rate"],
+  [/\bsteps?\b|(?<!\p{L})шаг(и|ов)?(?!\p{L})/iu, "steps"],
+  [/distance|расстояни|дистанци/iu, "distance"],
+  [/energy|calor|калори|энерги|(?<!\p{L})ккал(?!\p{L})/iu, "active_energy"],
+  [/muscle|мышечная масса/iu, "muscle_mass"],
+  [/bone|костная масса/iu, "bone_mass"],
+  [/fat mass|жировая масса/iu, "fat_mass"],
+  [/fat|жир/iu, "body_fat"],
+  [/weight|body mass|(?<!\p{L})вес(?!\p{L})|масса тела/iu, "weight"],
+  [/height|(?<!\p{L})рост(?!\p{L})/iu, "height"],
+  [/spo2|oxygen|кислород|сатурац/iu, "spo2"],
+  [/respirat|дыхани/iu, "respiratory_rate"],
+  [/sleep|asleep|(?<!\p{L})(сон|сна)(?!\p{L})/iu, "sleep"],
+  [/temp|температур/iu, "skin_temperature"],
 ];
 
 /** The metric a header most likely holds, or undefined. */

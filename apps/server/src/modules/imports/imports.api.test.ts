@@ -300,6 +300,61 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(again.json()).toMatchObject({ code: "import_state" });
   });
 
+  it("maps a CSV uploaded as any other CSV column by column, even one whose header looks like Withings'", async () => {
+    const client = user.client(suite.app);
+    const csv = "Date;Weight (kg);Heart rate\n2024-01-02;72,5;61\n2024-01-03;72,1;63\n";
+    const generic = (await upload(client, "csv-file", "mine.csv", utf8(csv))).json() as Import;
+    expect(generic.status).toBe("needs_mapping");
+    expect(generic.preview?.suggested?.columns).toEqual([
+      { column: "Weight (kg)", metric: "weight", unit: "kg" },
+      { column: "Heart rate", metric: "heart_rate" },
+    ]);
+    const started = await client.post(
+      IMPORTS_API.mapping.replace(":id", generic.id),
+      generic.preview?.suggested,
+    );
+    expect(started.statusCode, started.body).toBe(200);
+    // Both columns, where the Withings reader would have taken the weight alone.
+    expect((await waitForImport(client, generic.id)).report).toMatchObject({ imported: 4, rejected: 0 });
+    // Under Withings' own entry the same file is read as its export, without a mapping step.
+    const withings = (await upload(client, "withings-body-comp", "w.csv", utf8(csv))).json() as Import;
+    expect(withings).toMatchObject({ kind: "health_export", status: "queued" });
+  });
+
+  it("reads a Russian spreadsheet's CSV (headers, units, day-first dates), and refuses its Windows-1251 copy as not UTF-8", async () => {
+    const client = user.client(suite.app);
+    const csv = "Дата;Пульс;Вес (кг)\n01.03.2024;62;72,5\n02.03.2024;60;72,4\n";
+    const waiting = (await upload(client, "csv-file", "дневник.csv", utf8(csv))).json() as Import;
+    expect(waiting.preview?.suggested).toEqual({
+      time: "Дата",
+      time_format: "dmy",
+      columns: [
+        { column: "Пульс", metric: "heart_rate" },
+        { column: "Вес (кг)", metric: "weight", unit: "кг" },
+      ],
+    });
+    await client.post(IMPORTS_API.mapping.replace(":id", waiting.id), waiting.preview?.suggested);
+    expect((await waitForImport(client, waiting.id)).report).toMatchObject({ imported: 4, rejected: 0 });
+    // The same file as Russian Excel saves it: a clear refusal that says to save it as UTF-8.
+    const cp1251 = new Uint8Array([
+      0xc4,
+      0xe0,
+      0xf2,
+      0xe0,
+      0x3b,
+      0xcf,
+      0xf3,
+      0xeb,
+      0xfc,
+      0xf1,
+      0x0a,
+      ...utf8("01.03.2024;62\n"),
+    ]);
+    const refused = await upload(client, "csv-file", "дневник-1251.csv", cp1251);
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ code: "import_rejected", reason: "not_utf8" });
+  });
+
   it("turns an RR text file into one measurement dated as the client says", async () => {
     const rr = Array.from({ length: 120 }, (_, i) => 820 + ((i * 37) % 90)).join("\n");
     const done = await importDone("rr-file", "reading.txt", utf8(`${rr}\n`), {

@@ -33,12 +33,16 @@ function refused(reason: string, detail?: string): Detected {
   };
 }
 
-/** Recognises the stored upload `file` from its first bytes (`head`) and, for a zip, its directory. */
+/**
+ * Recognises the stored upload `file` from its first bytes (`head`) and, for a zip, its directory.
+ * `mapColumns`: a CSV goes to the column-mapping step even when its header looks like a known app's
+ * export (uploaded as "any other CSV", a file with Withings-like columns must not lose the others).
+ */
 export async function detectUpload(
   file: string,
   head: Uint8Array,
   fileName: string,
-  zipLimits?: Partial<ZipLimits>,
+  options: { zipLimits?: Partial<ZipLimits>; mapColumns?: boolean } = {},
 ): Promise<Detected> {
   if (head.length === 0) return refused("empty_file");
   const found = detectFileKind(head, fileName);
@@ -48,11 +52,14 @@ export async function detectUpload(
     case "apple_health_xml":
       return { ok: true, kind: "apple_health_xml" };
     case "health_export":
+      // Fitbit's JSON has no columns to map.
+      if (options.mapColumns && !/^\s*[[{]/.test(new TextDecoder().decode(head.subarray(0, 64))))
+        return detectCsv(file);
       return { ok: true, kind: "health_export" };
     case "rr_text":
       return { ok: true, kind: "rr_text" };
     case "zip":
-      return detectZip(file, zipLimits);
+      return detectZip(file, options.zipLimits);
     case "csv":
       return detectCsv(file);
     default:
@@ -82,7 +89,7 @@ async function detectCsv(file: string): Promise<Detected> {
   const p = await previewCsv(readFileChunks(file, { chunkSize: 64 * 1024 }));
   if (p.header.length === 0) {
     // previewCsv reports a text it cannot decode as a warning starting with the reason code.
-    const reason = /^([a-z_]+)/.exec(p.warnings[0] ?? "")?.[1] ?? "unknown_format";
+    const reason = /^([a-z0-9_]+)/.exec(p.warnings[0] ?? "")?.[1] ?? "unknown_format";
     return refused(reason, p.warnings[0]);
   }
   const columns =

@@ -15,7 +15,8 @@ import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import type { JobRef } from "../../lib/jobs.ts";
 import { UUID_RE } from "../../lib/uuid.ts";
-import { findSourceEntry, takesFiles } from "../sources/sources.catalogue.ts";
+import { findSourceEntry, isGenericCsv, takesFiles } from "../sources/sources.catalogue.ts";
+import type { SourceEntry } from "../sources/sources.entries.ts";
 import { detectUpload } from "./imports.detect.ts";
 import { deleteImportFile, importFilePath, listOldImportFiles, type SavedUpload } from "./imports.files.ts";
 import { type ImportOptions, INSTANCE_ID } from "./imports.job.ts";
@@ -77,7 +78,7 @@ export function toWire(row: ImportRow): Import {
 function tooMany(): AppError {
   return new AppError(
     "too_many_imports",
-    `You already have ${IMPORT_LIMITS.maxActive} imports in progress; wait for one to finish or cancel it`,
+    `You already have ${IMPORT_LIMITS.maxActive} unfinished imports (running, or waiting for a CSV's columns to be chosen); let one finish or cancel one first`,
     { retryAfterS: 60 },
   );
 }
@@ -129,11 +130,12 @@ export function cleanFileName(name: string): string {
  * Refuses an upload under an unknown catalogue entry (404) or one with no export file to read (400
  * `source_not_importable`: Health Connect is read on the phone only, a cloud service is connected).
  */
-export function checkUploadSource(slug: string): void {
+export function checkUploadSource(slug: string): SourceEntry {
   const entry = findSourceEntry(slug);
   if (!entry) throw new AppError("not_found", "No such data source");
   if (!takesFiles(entry))
     throw new AppError("source_not_importable", `${entry.name} has no export file Tonus can import`);
+  return entry;
 }
 
 /**
@@ -151,9 +153,9 @@ export async function createImport(
   const file = importFilePath(ctx.config.filesDir, storedName);
   const discard = () => deleteImportFile(ctx.config.filesDir, storedName);
   try {
-    checkUploadSource(fields.source);
+    const entry = checkUploadSource(fields.source);
     const fileName = cleanFileName(input.fileName);
-    const detected = await detectUpload(file, saved.head, fileName);
+    const detected = await detectUpload(file, saved.head, fileName, { mapColumns: isGenericCsv(entry) });
     if (!detected.ok)
       throw new AppError("import_rejected", "Tonus cannot import this file", {
         reason: detected.reason,

@@ -19,3 +19,8 @@ export function findSourceEntry(slug: string): SourceEntry | undefined {
 export function takesFiles(entry: SourceEntry): boolean {
   return entry.methods.some((m) => m.kind === "file");
 }
+
+/** True for the entry of any other spreadsheet: its files are always mapped column by column. */
+export function isGenericCsv(entry: SourceEntry): boolean {
+  return entry.methods.some((m) => m.kind === "file" && m.importer === "csv");
+}

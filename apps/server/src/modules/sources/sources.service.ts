@@ -64,7 +64,8 @@ function methodOut(entry: SourceEntry, method: MethodDef, ctx: Pick<AppContext, 
 
 function stateOf(last: Import | undefined): SourceState {
   if (!last) return "none";
-  if (["needs_mapping", "queued", "running"].includes(last.status)) return "importing";
+  if (last.status === "needs_mapping") return "needs_mapping";
+  if (last.status === "queued" || last.status === "running") return "importing";
   if (last.status === "done") return "imported";
   if (last.status === "failed") return "failed";
   return "none";

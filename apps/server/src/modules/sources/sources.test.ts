@@ -132,6 +132,13 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
       await b.client(app).get(SOURCES_API.detail.replace(":slug", "elite-hrv"))
     ).json() as SourceDetail;
     expect(theirs).toMatchObject({ state: "none", last_import: null });
+    // A CSV waiting for its columns is not "importing": the person has something to do.
+    const csv = new TextEncoder().encode("time,heart rate\n2024-01-02 08:00,61\n");
+    expect((await upload(a.client(app), "csv-file", "mine.csv", csv)).json()).toMatchObject({
+      status: "needs_mapping",
+    });
+    const list = (await a.client(app).get(SOURCES_API.list)).json() as SourceList;
+    expect(list.results.find((s) => s.slug === "csv-file")?.state).toBe("needs_mapping");
   });
 
   it("shows the person's own cloud connections on every entry of the provider, and nobody else's (A1)", async () => {

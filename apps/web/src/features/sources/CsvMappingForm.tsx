@@ -23,11 +23,14 @@ export function buildMapping(
   order: string,
   choices: Record<string, string>,
 ): CsvMapping | null {
-  const suggestedUnits = new Map((preview.suggested?.columns ?? []).map((c) => [c.column, c.unit]));
+  const suggested = new Map((preview.suggested?.columns ?? []).map((c) => [c.column, c]));
   const columns = preview.header.flatMap((h) => {
     const metric = CsvMetricSchema.safeParse(choices[h]);
     if (h === time || !metric.success) return [];
-    const unit = suggestedUnits.get(h);
+    // The header's unit belongs to the measure suggested for it: "Distance (km)" chosen as energy is
+    // read in energy's usual unit, not refused as kilometres of energy.
+    const s = suggested.get(h);
+    const unit = s?.metric === metric.data ? s.unit : undefined;
     return [{ column: h, metric: metric.data, ...(unit ? { unit } : {}) }];
   });
   if (!time || columns.length === 0) return null;
@@ -58,6 +61,9 @@ export function CsvMappingForm({
   const [choices, setChoices] = useState(() => initialChoices(preview));
   const setMapping = useSetMapping();
   const mapping = buildMapping(preview, time, order, choices);
+  const hintId = useId();
+  // Why "Start the import" cannot be pressed yet.
+  const missing = !mapping ? "choose_column" : order === "" ? "choose_order" : null;
   const metricOptions = [
     { value: NONE, label: t("sources.mapping.skip") },
     ...CsvMetricSchema.options.map((m) => ({ value: m, label: t(`sources.metrics.${m}`) })),
@@ -123,9 +129,15 @@ export function CsvMappingForm({
         </table>
       </div>
       {setMapping.isError && <Alert status="error">{t("sources.mapping.refused")}</Alert>}
+      {missing && (
+        <p id={hintId} className="muted">
+          {t(`sources.mapping.${missing}`)}
+        </p>
+      )}
       <div className="actions">
         <Button
-          disabled={!mapping || order === ""}
+          disabled={missing !== null}
+          aria-describedby={missing ? hintId : undefined}
           isBusy={setMapping.isPending}
           onClick={() => mapping && setMapping.mutate({ id: item.id, mapping })}
         >

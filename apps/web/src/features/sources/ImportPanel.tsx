@@ -6,7 +6,7 @@ import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
-import { ImportReportView } from "./ImportReportView.tsx";
+import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
 import {
   isActive,
@@ -37,6 +37,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const [file, setFile] = useState<File | null>(null);
   const [uploading, setUploading] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const [stopped, setStopped] = useState<string | null>(null);
   const [importId, setImportId] = useState<string | null>(source.last_import?.id ?? null);
   // A new key empties the file input once its file has been sent.
   const [inputKey, setInputKey] = useState(0);
@@ -47,17 +48,35 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const units = t("sources.bytes_units", { returnObjects: true }) as string[];
   const busy = uploading !== null || isActive(current.data);
 
-  // When an import ends while the page watches it, the source's state (and the list's) changes with it.
+  // When an import ends while the page watches it, the source's state (and the list's) changes with it,
+  // and its report's title is said wherever the focus is.
   const running = isActive(current.data);
   const wasRunning = useRef(running);
+  const [announcement, setAnnouncement] = useState("");
   useEffect(() => {
-    if (wasRunning.current && !running) void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
+    if (wasRunning.current && !running) {
+      void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
+      if (current.data) setAnnouncement(reportTitle(current.data, t));
+    }
     wasRunning.current = running;
-  }, [running, queryClient]);
+  }, [running, queryClient, current.data, t]);
+
+  // What the panel shows: when it changes (an upload starting or refused, the import waiting for its
+  // columns, running, ending), the control that had the focus is gone, so the new view takes it.
+  const view = uploading
+    ? "uploading"
+    : error
+      ? "refused"
+      : current.data
+        ? `${current.data.id}:${current.data.status === "needs_mapping" ? "mapping" : isActive(current.data) ? "running" : "ended"}`
+        : "idle";
+  const panel = useRef<HTMLDivElement>(null);
+  useFocusOnChange(view, panel);
 
   const start = async () => {
     if (!file) return;
     setError(null);
+    setStopped(null);
     abort.current = new AbortController();
     setUploading({ loaded: 0, total: file.size });
     try {
@@ -74,8 +93,9 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
       setInputKey((k) => k + 1);
       await queryClient.invalidateQueries({ queryKey: [...SOURCES_QUERY_KEY, "list"] });
     } catch (e) {
-      if (!(e instanceof DOMException && e.name === "AbortError"))
-        setError(t("sources.upload.refused", { name: file.name, reason: errorText(e) }));
+      if (e instanceof DOMException && e.name === "AbortError")
+        setStopped(t("sources.upload.stopped", { name: file.name }));
+      else setError(t("sources.upload.refused", { name: file.name, reason: errorText(e) }));
     } finally {
       setUploading(null);
       abort.current = null;
@@ -83,7 +103,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   };
 
   return (
-    <div className="import-panel">
+    <div className="import-panel" ref={panel}>
       <div className="field">
         <label className="field__label" htmlFor={inputId}>
           {t("sources.upload.choose")}
@@ -98,6 +118,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
           onChange={(e) => {
             setFile(e.target.files?.[0] ?? null);
             setError(null);
+            setStopped(null);
           }}
         />
         <div id={hintId} className="field__hint">
@@ -111,9 +132,17 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
           {t("sources.upload.start")}
         </Button>
       )}
-      {error && <Alert status="error">{error}</Alert>}
-      {/* A refused file replaces the earlier report: shown beside it, the error would read as its. */}
-      {current.data && !error && (
+      {error && (
+        <div data-autofocus tabIndex={-1}>
+          <Alert status="error">{error}</Alert>
+        </div>
+      )}
+      {stopped && !uploading && <Alert status="info">{stopped}</Alert>}
+      <p className="visually-hidden" aria-live="polite">
+        {announcement}
+      </p>
+      {/* A file being sent or refused replaces the earlier report: shown beside it, it would read as its. */}
+      {current.data && !error && !uploading && (
         <ImportView
           item={current.data}
           units={units}
@@ -145,11 +174,32 @@ function UploadBar({
         })}
       </p>
       <progress aria-labelledby={labelId} value={fraction(progress.loaded, progress.total)} max={1} />
-      <Button variant="secondary" onClick={onCancel}>
+      <Button variant="secondary" onClick={onCancel} data-autofocus>
         {t("sources.upload.cancel_upload")}
       </Button>
     </div>
   );
+}
+
+/**
+ * Moves the focus into `container`, to its `[data-autofocus]` element or else its first heading, when
+ * `view` changes and the focus has been lost with the control that held it (it is then on the body): a
+ * keyboard or screen-reader user is not sent back to the top of the page. Focus elsewhere is left alone.
+ */
+function useFocusOnChange(view: string, container: { current: HTMLElement | null }) {
+  const previous = useRef(view);
+  useEffect(() => {
+    if (previous.current === view) return;
+    previous.current = view;
+    const active = document.activeElement;
+    if (active && active !== document.body) return;
+    const target =
+      container.current?.querySelector<HTMLElement>("[data-autofocus]") ??
+      container.current?.querySelector<HTMLElement>("h3");
+    if (!target) return;
+    if (!target.matches("button, input, select, a[href]")) target.tabIndex = -1;
+    target.focus();
+  }, [view, container]);
 }
 
 /** One import while it runs (progress, cancel), needs its columns chosen, or has ended (the report). */

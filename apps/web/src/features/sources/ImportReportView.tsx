@@ -6,6 +6,7 @@ import {
   isMetricKey,
   toDisplayUnit,
 } from "@tonus/contract";
+import type { TFunction } from "i18next";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -15,11 +16,14 @@ const SHOWN_PROBLEMS = 20;
 
 /**
  * Where in the file a problem is: its line, the file inside a zip, or how far into the file (a share of
- * it: a byte offset means nothing to a person; the offset itself only when the size is unknown).
+ * it: a byte offset means nothing to a person). Inside a zip an offset counts the unpacked file's bytes,
+ * not the upload's, so it gives no share and is left out.
  */
-function useWhere(bytesTotal: number) {
+function useWhere(item: Pick<Import, "kind" | "progress">) {
   const { t, i18n } = useTranslation();
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
+  const bytesTotal = item.progress.bytes_total;
+  const zipped = item.kind === "zip" || item.kind === "apple_health_zip";
   const share = (offset: number) =>
     new Intl.NumberFormat(i18n.language, { style: "percent", maximumFractionDigits: 0 }).format(
       Math.min(1, offset / bytesTotal),
@@ -28,9 +32,8 @@ function useWhere(bytesTotal: number) {
     const parts: string[] = [];
     if (p.entry) parts.push(t("sources.report.in_entry", { entry: p.entry }));
     if (p.line !== undefined) parts.push(t("sources.report.at_line", { line: number(p.line) }));
-    else if (p.offset !== undefined && !p.entry && bytesTotal > 0)
+    else if (p.offset !== undefined && !zipped && bytesTotal > 0)
       parts.push(t("sources.report.at_share", { share: share(p.offset) }));
-    else if (p.offset !== undefined) parts.push(t("sources.report.at_byte", { offset: number(p.offset) }));
     return parts.join(", ");
   };
 }
@@ -72,10 +75,29 @@ function useRefusedValue() {
   };
 }
 
+/**
+ * The report's title key. A file that breaks off part-way ends "done" with what came before the break;
+ * one that brought nothing says why: all of it stored before, every record refused, or nothing in it
+ * Tonus keeps.
+ */
+function titleKey(item: Import): string {
+  const r = item.report;
+  if (item.status !== "done" || !r) return `title_${item.status}`;
+  if (r.imported > 0) return r.fatal ? "title_partial" : "title_done";
+  if (r.duplicates > 0) return "title_nothing_new";
+  if (r.fatal) return "title_failed";
+  return r.rejected > 0 ? "title_all_refused" : "title_empty";
+}
+
+/** The report's title, as its heading says it. */
+export function reportTitle(item: Import, t: TFunction): string {
+  return t(`sources.report.${titleKey(item)}`, { name: item.file_name });
+}
+
 /** The end of an import: what was read, imported, already there, refused and why. */
 export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
-  const where = useWhere(item.progress.bytes_total);
+  const where = useWhere(item);
   const refusedValue = useRefusedValue();
   const aside = (p: ImportProblem) => [refusedValue(p), where(p)].filter(Boolean).join(", ");
   const report = item.report;
@@ -98,14 +120,9 @@ export function ImportReportView({ item }: { item: Import }) {
         ["bp_readings", report.bp_readings],
       ]
     : [];
-  // A file that breaks off part-way ends "done" with what came before the break (with nothing,
-  // "failed"); one that brought nothing new (imported before, or every record refused) says so.
-  const title =
-    item.status === "done" && report?.fatal
-      ? "title_partial"
-      : item.status === "done" && report?.imported === 0
-        ? "title_nothing_new"
-        : `title_${item.status}`;
+  const title = titleKey(item);
+  // Nothing came before the break, or before the cancel: saying it was kept would mislead.
+  const keptAny = report !== null && report.imported + report.duplicates > 0;
   return (
     <section className="import-report" aria-labelledby={`report-${item.id}`}>
       <h3 id={`report-${item.id}`}>{t(`sources.report.${title}`, { name: item.file_name })}</h3>
@@ -114,10 +131,12 @@ export function ImportReportView({ item }: { item: Import }) {
         <Alert status={item.status === "failed" ? "error" : "info"}>
           {t(`sources.reasons.${report.fatal.reason}`)}
           {where(report.fatal) && ` (${where(report.fatal)})`}
-          {item.status === "done" && ` ${t("sources.report.kept_before")}`}
+          {item.status === "done" && keptAny && ` ${t("sources.report.kept_before")}`}
         </Alert>
       )}
-      {item.status === "cancelled" && <p>{t("sources.report.cancelled_note")}</p>}
+      {item.status === "cancelled" && (
+        <p>{t(keptAny ? "sources.report.cancelled_note" : "sources.report.cancelled_nothing")}</p>
+      )}
       <dl className="import-report__counts">
         {rows.map(([key, value]) => (
           <div key={key}>

@@ -1,9 +1,10 @@
-import { cleanup, render, screen } from "@testing-library/react";
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import type { CsvPreview, Import, ImportReport, SourceSummary } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
-import { buildMapping, initialChoices } from "./CsvMappingForm.tsx";
+import { buildMapping, CsvMappingForm, initialChoices } from "./CsvMappingForm.tsx";
 import { matchesQuery, typesToShow } from "./DataSourcesPage.tsx";
 import { ImportView } from "./ImportPanel.tsx";
 import { ImportReportView } from "./ImportReportView.tsx";
@@ -48,6 +49,9 @@ describe("data-source state", () => {
     cleanup();
     render(<SourceStateBadge source={{ ...garmin, connectable: false }} />);
     expect(badges()).toEqual(["Только в мобильном приложении"]);
+    cleanup();
+    render(<SourceStateBadge source={{ ...garmin, state: "needs_mapping" }} />);
+    expect(badges()).toEqual(["Выберите столбцы"]);
     cleanup();
     render(<SourceStateBadge source={garmin} />);
     expect(badges()).toEqual([]);
@@ -103,6 +107,34 @@ describe("CSV mapping", () => {
         { column: "Gewicht (kg)", metric: "weight", unit: "kg" },
       ],
     });
+  });
+
+  it("drops the header's unit when the column is given another measure than the suggested one", () => {
+    const choices = { ...initialChoices(preview), "Gewicht (kg)": "muscle_mass" };
+    expect(buildMapping(preview, "Datum", "dmy", choices)?.columns).toEqual([
+      { column: "Gewicht (kg)", metric: "muscle_mass" },
+    ]);
+  });
+
+  it("says why the import cannot start yet, and lets it start once a column and the date order are chosen", async () => {
+    await changeLanguage("ru");
+    const item = anImport({ status: "needs_mapping", file_name: "data.csv", preview });
+    render(
+      <QueryClientProvider client={new QueryClient()}>
+        <CsvMappingForm item={item} preview={{ ...preview, suggested: null }} onCancel={() => {}} />
+      </QueryClientProvider>,
+    );
+    const start = screen.getByRole("button", { name: "Запустить импорт" });
+    expect(start.hasAttribute("disabled")).toBe(true);
+    expect(start.getAttribute("aria-describedby")).toBeTruthy();
+    const hint = document.getElementById(start.getAttribute("aria-describedby") ?? "");
+    expect(hint?.textContent).toBe(
+      "Выберите показатель хотя бы для одного столбца, чтобы импортировать его.",
+    );
+    fireEvent.change(screen.getByRole("combobox", { name: "Puls" }), { target: { value: "heart_rate" } });
+    expect(start.hasAttribute("disabled")).toBe(false);
+    expect(start.hasAttribute("aria-describedby")).toBe(false);
+    cleanup();
   });
 
   it("sends nothing while no column has a measure", () => {
@@ -193,13 +225,15 @@ describe("import report", () => {
 
   it("says when a file that broke off gave only the part before the break, in en and ru", async () => {
     const eof = { reason: "unexpected_eof" as const, offset: 1536 };
-    await show(done({ fatal: eof }), "en");
-    expect(screen.getByRole("heading").textContent).toBe("export.zip imported in part");
+    const xml = (item: Import): Import => ({ ...item, file_name: "export.xml", kind: "apple_health_xml" });
+    await show(xml(done({ fatal: eof })), "en");
+    expect(screen.getByRole("heading").textContent).toBe("export.xml imported in part");
     // Where it broke off, as a share of the 2,048-byte file rather than a byte offset.
     expect(screen.getByRole("status").textContent).toBe(
       "The file ends too early: it was cut off while being saved or copied. (about 75% into the file) Everything before that point was imported.",
     );
     cleanup();
+    // In a zip the offsets count the unpacked export's bytes: no share of the upload is given for them.
     await show(
       done({
         fatal: eof,
@@ -214,19 +248,48 @@ describe("import report", () => {
     expect(screen.getByRole("heading", { level: 3 }).textContent).toBe(
       "export.zip: импортирована только часть",
     );
-    expect(screen.getByRole("status").textContent).toMatch(/\(примерно на 75\s% от начала файла\)/);
+    expect(screen.getByRole("status").textContent).toBe(
+      "Файл обрывается раньше времени: его не дописали при сохранении или копировании. Всё, что было до этого места, импортировано.",
+    );
     expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
-      "Значение вне возможного диапазона. (примерно на 25\u00a0% от начала файла)",
-      "В этом месте XML составлен неправильно. (в файле apple_health_export/export.xml, байт 700)",
+      "Значение вне возможного диапазона.",
+      "В этом месте XML составлен неправильно. (в файле apple_health_export/export.xml)",
     ]);
     cleanup();
     await show(done({}), "en");
     expect(screen.getByRole("heading").textContent).toBe("export.zip imported");
   });
 
+  it("says why nothing was imported: all of it stored before, all refused, nothing in it, or a break before any record", async () => {
+    const nothing = { imported: 0, duplicates: 0 };
+    const heading = async (item: Import, lang: "en" | "ru") => {
+      await show(item, lang);
+      const text = screen.getByRole("heading", { level: 3 }).textContent;
+      cleanup();
+      return text;
+    };
+    expect(await heading(done({ ...nothing, rejected: 3 }), "en")).toBe(
+      "Nothing was imported from export.zip: every record was refused",
+    );
+    expect(await heading(done({ ...nothing, rejected: 3 }), "ru")).toBe(
+      "Из export.zip ничего не импортировано: все записи отклонены",
+    );
+    expect(await heading(done(nothing), "en")).toBe("export.zip holds nothing Tonus stores");
+    expect(await heading(done({ imported: 0, duplicates: 12 }), "en")).toBe(
+      "Nothing new was imported from export.zip",
+    );
+    // A break before the first record: nothing "before that point" to keep.
+    await show(done({ ...nothing, fatal: { reason: "unexpected_eof", offset: 10 } }), "en");
+    expect(screen.getByRole("heading", { level: 3 }).textContent).toBe("export.zip could not be imported");
+    expect(screen.getByRole("status").textContent).not.toMatch(/before that point/);
+    cleanup();
+    await show({ ...done(nothing), status: "cancelled" }, "ru");
+    expect(screen.getByText("До отмены ничего не было импортировано.")).toBeTruthy();
+  });
+
   it("names a refused value and its metric in the person's language, and only what it can read", async () => {
     const refused = (detail: string) => ({ reason: "out_of_range" as const, offset: 1024, detail });
-    const item = done({
+    const zipped = done({
       rejected: 4,
       rejections: [
         refused("heart_rate 900"),
@@ -235,6 +298,7 @@ describe("import report", () => {
         refused("not a metric 7"),
       ],
     });
+    const item: Import = { ...zipped, kind: "apple_health_xml" };
     await show(item, "en");
     expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
       "A value is outside the possible range. (Heart rate: 900, about 50% into the file)",
