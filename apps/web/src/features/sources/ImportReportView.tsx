@@ -7,6 +7,7 @@ import {
   toDisplayUnit,
 } from "@tonus/contract";
 import type { TFunction } from "i18next";
+import { useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -121,6 +122,11 @@ export function ImportReportView({ item }: { item: Import }) {
       ]
     : [];
   const title = titleKey(item);
+  const [allShown, setAllShown] = useState(false);
+  const shownCount = Math.min(
+    report?.rejections.length ?? 0,
+    allShown ? Number.POSITIVE_INFINITY : SHOWN_PROBLEMS,
+  );
   // Nothing came before the break, or before the cancel: saying it was kept would mislead.
   const keptAny = report !== null && report.imported + report.duplicates > 0;
   return (
@@ -156,7 +162,7 @@ export function ImportReportView({ item }: { item: Import }) {
         <>
           <h4>{t("sources.report.problems")}</h4>
           <ul className="import-report__problems">
-            {report.rejections.slice(0, SHOWN_PROBLEMS).map((p, i) => (
+            {report.rejections.slice(0, allShown ? undefined : SHOWN_PROBLEMS).map((p, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
               <li key={i}>
                 {t(`sources.reasons.${p.reason}`)}
@@ -164,9 +170,15 @@ export function ImportReportView({ item }: { item: Import }) {
               </li>
             ))}
           </ul>
-          {report.rejected > SHOWN_PROBLEMS && (
+          {!allShown && report.rejections.length > SHOWN_PROBLEMS && (
+            <button type="button" className="link-button" onClick={() => setAllShown(true)}>
+              {t("sources.report.show_kept", { count: report.rejections.length - SHOWN_PROBLEMS })}
+            </button>
+          )}
+          {/* The server keeps the first problems only (the counts go on). */}
+          {shownCount < report.rejected && (allShown || report.rejections.length <= SHOWN_PROBLEMS) && (
             <p className="muted">
-              {t("sources.report.more_problems", { count: report.rejected - SHOWN_PROBLEMS })}
+              {t("sources.report.more_problems", { count: report.rejected - shownCount })}
             </p>
           )}
         </>

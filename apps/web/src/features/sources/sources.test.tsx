@@ -316,6 +316,19 @@ describe("import report", () => {
     ]);
   });
 
+  it("shows the first 20 problems, the other kept ones on request, and counts those not kept", async () => {
+    const problems = Array.from({ length: 30 }, (_, i) => ({
+      reason: "invalid_value" as const,
+      line: i + 2,
+    }));
+    await show(done({ rejected: 45, rejections: problems }), "ru");
+    expect(screen.getAllByRole("listitem")).toHaveLength(20);
+    fireEvent.click(screen.getByRole("button", { name: "Показать ещё 10 проблем" }));
+    expect(screen.getAllByRole("listitem")).toHaveLength(30);
+    expect(screen.getByText("…и ещё 15.")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: /Показать ещё/ })).toBeNull();
+  });
+
   it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
     await show(done({ imported: 0, duplicates: 12 }), "en");
     expect(screen.getByRole("heading").textContent).toBe("Nothing new was imported from export.zip");
