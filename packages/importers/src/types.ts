@@ -29,6 +29,8 @@ export type SampleRecord = {
   clientId: string;
   /** Source details worth keeping (device name, sleep stage). May be shared between records: read-only. */
   meta?: Record<string, string | number | boolean>;
+  /** The file's line it was read from, where the format has lines (CSV): where a later refusal points. */
+  line?: number;
 };
 
 /** A series of beat-to-beat intervals (from FIT `hrv` messages or Apple Health per-beat lists). */

@@ -198,6 +198,7 @@ export async function* runCsv(
             unit: storageUnit(c.metric) ?? "count",
             source,
             clientId: day ? dailyClientId(day, c.metric) : `${c.metric}:${at}`,
+            line: row.line,
           };
           if (endAt > at) rec.endAt = endAt;
           batch.push(rec);

@@ -355,6 +355,19 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(refused.json()).toMatchObject({ code: "import_rejected", reason: "not_utf8" });
   });
 
+  it("says on which line of a CSV a value outside its metric's range was refused", async () => {
+    const client = user.client(suite.app);
+    const csv = "time,heart rate\n2024-01-02 08:00,61\n2024-01-02 09:00,900\n";
+    const waiting = (await upload(client, "csv-file", "pulse.csv", utf8(csv))).json() as Import;
+    await client.post(IMPORTS_API.mapping.replace(":id", waiting.id), waiting.preview?.suggested);
+    const done = await waitForImport(client, waiting.id);
+    expect(done.report).toMatchObject({
+      imported: 1,
+      rejected: 1,
+      rejections: [{ reason: "out_of_range", line: 3, detail: "heart_rate 900" }],
+    });
+  });
+
   it("turns an RR text file into one measurement dated as the client says", async () => {
     const rr = Array.from({ length: 120 }, (_, i) => 820 + ((i * 37) % 90)).join("\n");
     const done = await importDone("rr-file", "reading.txt", utf8(`${rr}\n`), {

@@ -179,7 +179,7 @@ export class RecordEncoder {
     }
     if (r.kind === "sample" && r.metric !== "sleep" && r.metric !== "sleep_stage") {
       // Most records: one value, straight from the record.
-      if (outOfRange(r.metric, r.value)) this.refuse(r.metric, r.value);
+      if (outOfRange(r.metric, r.value)) this.refuse(r.metric, r.value, r.line);
       else if (!this.builder.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
       return;
     }
@@ -187,7 +187,7 @@ export class RecordEncoder {
     const own = values[0];
     // The record's own value decides: out of range, the record is refused with the values it brings.
     if (own && outOfRange(own.metric, own.value)) {
-      this.refuse(own.metric, own.value);
+      this.refuse(own.metric, own.value, r.kind === "sample" ? r.line : undefined);
       return;
     }
     let stored = false;
@@ -199,10 +199,14 @@ export class RecordEncoder {
     if (!stored) this.ignored++;
   }
 
-  private refuse(metric: string, value: number): void {
+  private refuse(metric: string, value: number, line: number | undefined): void {
     this.rejected++;
     if (this.rejections.length < KEPT_PER_BATCH)
-      this.rejections.push({ reason: "out_of_range", detail: `${metric} ${value}` });
+      this.rejections.push({
+        reason: "out_of_range",
+        detail: `${metric} ${value}`,
+        ...(line !== undefined ? { line } : {}),
+      });
   }
 
   take(): EncodedRecords {

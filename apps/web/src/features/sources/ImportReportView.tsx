@@ -90,6 +90,14 @@ function titleKey(item: Import): string {
   return r.rejected > 0 ? "title_all_refused" : "title_empty";
 }
 
+/** Problems whose `detail` on a line is the file's own text (`Heart rate: abc`, `31.02.2024`). */
+const QUOTED_REASONS = new Set<ImportProblem["reason"]>(["invalid_value", "invalid_date", "ambiguous_date"]);
+
+/** The file's own text a problem is about, quoted; "" where the detail is the server's wording. */
+function quotedText(p: ImportProblem): string {
+  return p.line !== undefined && p.detail && QUOTED_REASONS.has(p.reason) ? `“${p.detail}”` : "";
+}
+
 /** The report's title, as its heading says it. */
 export function reportTitle(item: Import, t: TFunction): string {
   return t(`sources.report.${titleKey(item)}`, { name: item.file_name });
@@ -100,7 +108,7 @@ export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
   const where = useWhere(item);
   const refusedValue = useRefusedValue();
-  const aside = (p: ImportProblem) => [refusedValue(p), where(p)].filter(Boolean).join(", ");
+  const aside = (p: ImportProblem) => [refusedValue(p) || quotedText(p), where(p)].filter(Boolean).join(", ");
   const report = item.report;
   // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
   const inApp = isMobileBack(useLocation().pathname);

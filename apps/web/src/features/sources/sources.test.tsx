@@ -316,6 +316,25 @@ describe("import report", () => {
     ]);
   });
 
+  it("quotes a line's unreadable text, but not the server's own wording", async () => {
+    await show(
+      done({
+        rejected: 3,
+        rejections: [
+          { reason: "invalid_value", line: 4, detail: "Heart rate: abc" },
+          { reason: "invalid_date", line: 5, detail: "31.02.2024" },
+          { reason: "invalid_date", offset: 100, detail: "startDate" },
+        ],
+      }),
+      "en",
+    );
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "A value is not a valid number. (“Heart rate: abc”, line 4)",
+      "A date cannot be read. (“31.02.2024”, line 5)",
+      "A date cannot be read.",
+    ]);
+  });
+
   it("shows the first 20 problems, the other kept ones on request, and counts those not kept", async () => {
     const problems = Array.from({ length: 30 }, (_, i) => ({
       reason: "invalid_value" as const,
