@@ -97,11 +97,36 @@ for (const { lang, browserLocale } of LANGS) {
       await expectNoAxeViolations(page);
 
       const { buffer, counts } = await exportZip();
-      await page.getByLabel(t("sources.upload.choose")).setInputFiles({
-        name: "export.zip",
-        mimeType: "application/zip",
-        buffer,
-      });
+      const chooseExport = () =>
+        page.getByLabel(t("sources.upload.choose")).setInputFiles({
+          name: "export.zip",
+          mimeType: "application/zip",
+          buffer,
+        });
+      // On a slow connection the upload can be stopped: nothing is imported, and the page says so.
+      const cdp = await page.context().newCDPSession(page);
+      const throttle = (uploadThroughput: number) =>
+        cdp.send("Network.emulateNetworkConditions", {
+          offline: false,
+          latency: 0,
+          downloadThroughput: -1,
+          uploadThroughput,
+        });
+      await throttle(32 * 1024);
+      await chooseExport();
+      await page.getByRole("button", { name: t("sources.upload.start") }).click();
+      const stop = page.getByRole("button", { name: t("sources.upload.cancel_upload") });
+      await expect(stop).toBeFocused();
+      await stop.press("Enter");
+      const stopped = t("sources.upload.stopped", { name: "export.zip" });
+      await expect(page.getByRole("status").filter({ hasText: stopped })).toBeVisible();
+      expect(await page.evaluate(() => document.activeElement?.textContent)).toBe(stopped);
+      await throttle(-1);
+      expect(((await (await page.request.get(IMPORTS_API.imports)).json()) as ImportList).results).toEqual(
+        [],
+      );
+
+      await chooseExport();
       await page.getByRole("button", { name: t("sources.upload.start") }).click();
       // The import's own progress bar shows while it runs, then the report replaces it.
       await expect(page.getByRole("progressbar")).toBeVisible();

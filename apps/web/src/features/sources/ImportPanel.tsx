@@ -65,8 +65,8 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   // columns, running, ending), the control that had the focus is gone, so the new view takes it.
   const view = uploading
     ? "uploading"
-    : error
-      ? "refused"
+    : error || stopped
+      ? "notice"
       : current.data
         ? `${current.data.id}:${current.data.status === "needs_mapping" ? "mapping" : isActive(current.data) ? "running" : "ended"}`
         : "idle";
@@ -132,17 +132,17 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
           {t("sources.upload.start")}
         </Button>
       )}
-      {error && (
+      {/* What became of the file just sent takes the focus from the button that sent or stopped it. */}
+      {(error || stopped) && !uploading && (
         <div data-autofocus tabIndex={-1}>
-          <Alert status="error">{error}</Alert>
+          {error ? <Alert status="error">{error}</Alert> : <Alert status="info">{stopped}</Alert>}
         </div>
       )}
-      {stopped && !uploading && <Alert status="info">{stopped}</Alert>}
       <p className="visually-hidden" aria-live="polite">
         {announcement}
       </p>
-      {/* A file being sent or refused replaces the earlier report: shown beside it, it would read as its. */}
-      {current.data && !error && !uploading && (
+      {/* A file being sent, refused or stopped replaces the earlier report: beside it, it would read as its. */}
+      {current.data && !error && !stopped && !uploading && (
         <ImportView
           item={current.data}
           units={units}
