@@ -319,6 +319,14 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     // Under Withings' own entry the same file is read as its export, without a mapping step.
     const withings = (await upload(client, "withings-body-comp", "w.csv", utf8(csv))).json() as Import;
     expect(withings).toMatchObject({ kind: "health_export", status: "queued" });
+    // Samsung Health's header is not its first line: its own reader takes it even as any other CSV.
+    const samsung = [
+      "com.samsung.shealth.tracker.heart_rate,6313011,12",
+      "com.samsung.health.heart_rate.start_time,com.samsung.health.heart_rate.heart_rate,com.samsung.health.heart_rate.time_offset,",
+      "2024-02-01 06:30:00.000,58,UTC+0300,",
+    ].join("\n");
+    const fromSamsung = (await upload(client, "csv-file", "hr.csv", utf8(samsung))).json() as Import;
+    expect(fromSamsung).toMatchObject({ kind: "health_export", status: "queued" });
   });
 
   it("reads a Russian spreadsheet's CSV (headers, units, day-first dates), and refuses its Windows-1251 copy as not UTF-8", async () => {

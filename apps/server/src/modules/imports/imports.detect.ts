@@ -36,7 +36,8 @@ function refused(reason: string, detail?: string): Detected {
 /**
  * Recognises the stored upload `file` from its first bytes (`head`) and, for a zip, its directory.
  * `mapColumns`: a CSV goes to the column-mapping step even when its header looks like a known app's
- * export (uploaded as "any other CSV", a file with Withings-like columns must not lose the others).
+ * export (uploaded as "any other CSV", whose entry promises a preview to confirm: a file with
+ * Withings-like columns must not lose the others).
  */
 export async function detectUpload(
   file: string,
@@ -52,8 +53,9 @@ export async function detectUpload(
     case "apple_health_xml":
       return { ok: true, kind: "apple_health_xml" };
     case "health_export":
-      // Fitbit's JSON has no columns to map.
-      if (options.mapColumns && !/^\s*[[{]/.test(new TextDecoder().decode(head.subarray(0, 64))))
+      // Fitbit's JSON has no columns, and Samsung Health's header is not its first line: their own
+      // readers read them, wherever they were uploaded.
+      if (options.mapColumns && found.format !== "fitbit_json" && found.format !== "samsung_health")
         return detectCsv(file);
       return { ok: true, kind: "health_export" };
     case "rr_text":
