@@ -378,6 +378,12 @@ for (const { lang, browserLocale } of LANGS) {
       await page.reload();
       await expect(notice).toBeVisible();
       await expect(notice.getByText(dashboard.pattern("dashboard.no_data.last_day"))).toBeVisible();
+      // One click shows the 30 days up to that day, in the picker's own date fields too.
+      await notice
+        .getByRole("button", { name: tr(lang, "dashboard.no_data.show_last", { count: 30 }) })
+        .click();
+      await expect(page.getByRole("radio", { name: t("dashboard.range.presets.custom") })).toBeChecked();
+      await expect(page.getByLabel(t("dashboard.range.end"))).toHaveValue(at.toISOString().slice(0, 10));
       // The notice leads to typing values in.
       await notice.getByRole("button", { name: t("dashboard.no_data.manual") }).click();
       await expect(page.getByRole("region", { name: t("dashboard.manual.title") })).toBeVisible();

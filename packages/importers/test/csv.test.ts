@@ -183,6 +183,18 @@ describe("importCsv (generic, with a column mapping)", () => {
     expect(badUnit.report.fatal).toMatchObject({ reason: "unknown_unit" });
   });
 
+  it("reads a column given another measure than its header's in that measure's usual unit", async () => {
+    const csv = "Date,Distance (km)\n2024-03-01,350\n";
+    const asEnergy = await run(
+      importCsv(chunksOf(utf8(csv)), {
+        mapping: { time: "Date", columns: [{ column: "Distance (km)", metric: "active_energy" }] },
+      }),
+    );
+    expect(asEnergy.report.fatal).toBeUndefined();
+    // kcal, energy's usual unit, in joules.
+    expect(values(asEnergy.records, "active_energy")).toEqual([350 * 4184]);
+  });
+
   it.runIf(process.env.TONUS_HEAVY)(
     "streams a million lines in constant memory",
     async () => {
@@ -221,6 +233,25 @@ describe("previewCsv", () => {
         { column: "Heart rate", metric: "heart_rate" },
       ],
     });
+  });
+
+  it("finds the date column by its values when its header is not a known name", async () => {
+    const preview = await previewCsv(chunksOf(utf8("when,steps\n2024-03-01,8000\n2024-03-02,9000\n")));
+    expect(preview.suggested).toEqual({
+      time: "when",
+      timeFormat: "iso",
+      columns: [{ column: "steps", metric: "steps" }],
+    });
+  });
+
+  it("splits a semicolon file whose headers hold commas on its semicolons", async () => {
+    const preview = await previewCsv(chunksOf(utf8("Дата;Вес, кг;Рост, см\n01.03.2024;72,5;180\n")));
+    expect(preview.delimiter).toBe(";");
+    expect(preview.header).toEqual(["Дата", "Вес, кг", "Рост, см"]);
+    expect(preview.suggested?.columns).toEqual([
+      { column: "Вес, кг", metric: "weight", unit: "кг" },
+      { column: "Рост, см", metric: "height", unit: "см" },
+    ]);
   });
 
   it("says when dates fit both orders", async () => {

@@ -8,7 +8,7 @@ import type { ImportOptions, ImportRecord, ImportReport, ImportSession, SampleRe
 import { type DateFormat, isDateOnly, parseDateTime, parseOffsetMinutes, slashOrder } from "./dates.ts";
 import { readCsvRows } from "./rows.ts";
 import { decodeText, type TextOptions } from "./text.ts";
-import { convertCsvValue, storageUnit, unitInHeader } from "./units.ts";
+import { convertCsvValue, headerUnitFor, storageUnit } from "./units.ts";
 
 /** One value column: which metric it holds and in which unit (default: the header's, else the metric's usual). */
 export type CsvColumn = { column: string; metric: string; unit?: string };
@@ -106,7 +106,7 @@ function resolve(header: string[], options: CsvImportOptions, report: ImportRepo
       fail(report, { reason: "unsupported_type", detail: `metric ${c.metric}` });
       return undefined;
     }
-    const unit = c.unit ?? unitInHeader(names[index] as string);
+    const unit = c.unit ?? headerUnitFor(c.metric, names[index] as string);
     if (convertCsvValue(c.metric, 1, unit) === undefined) {
       fail(report, { reason: "unknown_unit", detail: `${c.column}: ${unit}` });
       return undefined;

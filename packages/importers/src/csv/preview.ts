@@ -34,7 +34,7 @@ export async function previewCsv(
     warnings.push(e instanceof Error ? e.message : String(e));
   }
   const delimiter = detected.delimiter;
-  const timeIndex = header.findIndex((h) => TIME_HEADER.test(h));
+  const timeIndex = timeColumn(header, rows);
   const dateOrder = orderOf(rows.map((r) => r[timeIndex] ?? ""));
   let suggested: CsvMapping | undefined;
   if (timeIndex >= 0) {
@@ -52,6 +52,20 @@ export async function previewCsv(
   const preview: CsvPreview = { delimiter, header, rows, dateOrder, warnings };
   if (suggested) preview.suggested = suggested;
   return preview;
+}
+
+/** A value written as a date: ISO, or day and month with a year (`01.03.2024`, `3/1/24`). */
+const looksLikeDate = (v: string) => /^\d{4}-\d{2}-\d{2}/.test(v.trim()) || slashOrder(v) !== undefined;
+
+/** The date column: the one its header names, else the first whose values are all dates (`when`). */
+function timeColumn(header: string[], rows: string[][]): number {
+  const named = header.findIndex((h) => TIME_HEADER.test(h));
+  if (named >= 0) return named;
+  const filled = (r: string[], i: number) => (r[i] ?? "").trim() !== "";
+  return header.findIndex(
+    (_, i) =>
+      rows.some((r) => filled(r, i)) && rows.every((r) => !filled(r, i) || looksLikeDate(r[i] as string)),
+  );
 }
 
 function orderOf(values: string[]): CsvPreview["dateOrder"] {

@@ -8,7 +8,11 @@ export type CsvRow = { line: number; fields: string[] };
 /** Longest row kept while waiting for its end: a file without line breaks is not a CSV. */
 export const MAX_ROW_CHARS = 1 << 20;
 
-/** The delimiter that appears most often outside quotes in `line` (comma when none does). */
+/**
+ * The delimiter that appears most often outside quotes in `line` (comma when none does). A tie between
+ * semicolons and commas goes to the semicolon: a spreadsheet that separates with semicolons writes
+ * commas inside its names ("Дата;Вес, кг;Рост, см").
+ */
 export function detectDelimiter(line: string): "," | ";" | "\t" {
   const counts = { ",": 0, ";": 0, "\t": 0 };
   let quoted = false;
@@ -16,7 +20,7 @@ export function detectDelimiter(line: string): "," | ";" | "\t" {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === "," || ch === ";" || ch === "\t")) counts[ch]++;
   }
-  if (counts[";"] > counts[","] && counts[";"] >= counts["\t"]) return ";";
+  if (counts[";"] > 0 && counts[";"] >= counts[","] && counts[";"] >= counts["\t"]) return ";";
   if (counts["\t"] > counts[","]) return "\t";
   return ",";
 }

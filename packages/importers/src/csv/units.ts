@@ -115,6 +115,17 @@ const HEADER_HINTS: [RegExp, string][] = [
   [/temp|температур/iu, "skin_temperature"],
 ];
 
+/**
+ * The unit to read a column of `metric` in, from its header: the header's unit, unless it is one of
+ * another measure (a "Distance (km)" column chosen as energy), which the metric's usual unit replaces.
+ * A unit no measure knows stays, so the import refuses it rather than guess.
+ */
+export function headerUnitFor(metric: string, header: string): string | undefined {
+  const unit = unitInHeader(header);
+  if (unit === undefined || convertCsvValue(metric, 1, unit) !== undefined) return unit;
+  return KNOWN_UNITS.has(unit) ? undefined : unit;
+}
+
 /** The metric a header most likely holds, or undefined. */
 export function metricForHeader(header: string): string | undefined {
   return HEADER_HINTS.find(([re]) => re.test(header))?.[1];

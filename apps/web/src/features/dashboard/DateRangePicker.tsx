@@ -32,6 +32,21 @@ export function DateRangePicker({
   const name = useId();
   const [draft, setDraft] = useState<DayRange>(range);
   const [error, setError] = useState<CustomRangeError | null>(null);
+  // A custom range chosen elsewhere (the no-data notice's "show them") shows in the date fields too.
+  const [seen, setSeen] = useState(state);
+  if (seen !== state) {
+    setSeen(state);
+    const { startDate, endDate } = state;
+    if (
+      state.status === "custom" &&
+      startDate &&
+      endDate &&
+      (startDate !== draft.startDate || endDate !== draft.endDate)
+    ) {
+      setDraft({ startDate, endDate });
+      setError(null);
+    }
+  }
 
   const choose = (status: DatePickerStatus) => {
     if (status === "custom") {

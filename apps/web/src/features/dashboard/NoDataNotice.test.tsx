@@ -2,8 +2,9 @@ import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
+import { DateRangePicker } from "./DateRangePicker.tsx";
 import { INITIAL_DATE_RANGE } from "./date-range.ts";
-import { getDateRange, setDateRange } from "./date-range-store.ts";
+import { getDateRange, setDateRange, useDateRange } from "./date-range-store.ts";
 import { NoDataNotice } from "./NoDataNotice.tsx";
 
 describe("the no-data notice", () => {
@@ -11,17 +12,22 @@ describe("the no-data notice", () => {
     cleanup();
     setDateRange(INITIAL_DATE_RANGE);
   });
-  const show = () =>
-    render(
-      <RouterProvider
-        router={createMemoryRouter([
-          {
-            path: "*",
-            element: <NoDataNotice notice="stale" lastDataDay="2024-02-01" onManualEntry={() => {}} />,
-          },
-        ])}
-      />,
+  /** The notice above the date picker, both on the picker's store, as the dashboard has them. */
+  function Page() {
+    const state = useDateRange();
+    const range =
+      state.status === "custom" && state.startDate && state.endDate
+        ? { startDate: state.startDate, endDate: state.endDate }
+        : { startDate: "2026-10-30", endDate: "2026-11-28" };
+    return (
+      <>
+        <NoDataNotice notice="stale" lastDataDay="2024-02-01" onManualEntry={() => {}} />
+        <DateRangePicker state={state} range={range} today="2026-11-28" />
+      </>
     );
+  }
+  const show = () =>
+    render(<RouterProvider router={createMemoryRouter([{ path: "*", element: <Page /> }])} />);
 
   it("opens the 30 days up to the newest data in one click (an old export's import lands there)", async () => {
     await changeLanguage("en");
@@ -33,6 +39,9 @@ describe("the no-data notice", () => {
       endDate: "2024-02-01",
       period: "day",
     });
+    // The picker's date fields say the same.
+    expect((screen.getByLabelText("Start date") as HTMLInputElement).value).toBe("2024-01-03");
+    expect((screen.getByLabelText("End date") as HTMLInputElement).value).toBe("2024-02-01");
   });
 
   it("says it in Russian with the right plural", async () => {

@@ -26,7 +26,7 @@ export function NoDataNotice({
       <p className="no-data-notice__title">{t("dashboard.no_data_12_days")}</p>
       {notice === "stale" && lastDataDay && (
         <p>
-          {t("dashboard.no_data.last_day", { day: formatDay(lastDataDay, i18n.language) })}{" "}
+          <span>{t("dashboard.no_data.last_day", { day: formatDay(lastDataDay, i18n.language) })}</span>{" "}
           {/* Data imported from an old export lies before the picker's range: one click shows it. */}
           <button
             type="button"

@@ -77,6 +77,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
     if (!file) return;
     setError(null);
     setStopped(null);
+    setAnnouncement("");
     abort.current = new AbortController();
     setUploading({ loaded: 0, total: file.size });
     try {
@@ -225,7 +226,9 @@ export function ImportView({
   const started = item.progress.bytes_read > 0;
   const left = started ? timeLeft(item, firstSeen) : null;
   return (
-    <div className="import-progress" aria-live="polite">
+    // Not a live region: re-read every second, the progress would drown everything else. The import's
+    // start takes the focus (its heading) and its end is announced by the panel.
+    <div className="import-progress">
       <h3 id={labelId}>{t(`sources.import.status.${item.status}`, { name: item.file_name })}</h3>
       {/* Nothing read yet (waiting for its turn, or the reader starting): a bar without a value moves
           on its own, where one at zero would look stuck. */}

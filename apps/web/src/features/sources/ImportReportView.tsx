@@ -7,7 +7,7 @@ import {
   toDisplayUnit,
 } from "@tonus/contract";
 import type { TFunction } from "i18next";
-import { useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -93,9 +93,10 @@ function titleKey(item: Import): string {
 /** Problems whose `detail` on a line is the file's own text (`Heart rate: abc`, `31.02.2024`). */
 const QUOTED_REASONS = new Set<ImportProblem["reason"]>(["invalid_value", "invalid_date", "ambiguous_date"]);
 
-/** The file's own text a problem is about, quoted; "" where the detail is the server's wording. */
-function quotedText(p: ImportProblem): string {
-  return p.line !== undefined && p.detail && QUOTED_REASONS.has(p.reason) ? `“${p.detail}”` : "";
+/** Problems in the order of the file: by line, else by place (the parser's and the server's mixed). */
+function byPlace(problems: readonly ImportProblem[]): ImportProblem[] {
+  const place = (p: ImportProblem) => p.line ?? p.offset ?? Number.POSITIVE_INFINITY;
+  return [...problems].sort((a, b) => place(a) - place(b));
 }
 
 /** The report's title, as its heading says it. */
@@ -108,7 +109,12 @@ export function ImportReportView({ item }: { item: Import }) {
   const { t, i18n } = useTranslation();
   const where = useWhere(item);
   const refusedValue = useRefusedValue();
-  const aside = (p: ImportProblem) => [refusedValue(p) || quotedText(p), where(p)].filter(Boolean).join(", ");
+  // The file's own text a problem is about, quoted in the reader's language; not the server's wording.
+  const quoted = (p: ImportProblem) =>
+    p.line !== undefined && p.detail && QUOTED_REASONS.has(p.reason)
+      ? t("sources.report.quoted", { text: p.detail })
+      : "";
+  const aside = (p: ImportProblem) => [refusedValue(p) || quoted(p), where(p)].filter(Boolean).join(", ");
   const report = item.report;
   // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
   const inApp = isMobileBack(useLocation().pathname);
@@ -131,6 +137,11 @@ export function ImportReportView({ item }: { item: Import }) {
     : [];
   const title = titleKey(item);
   const [allShown, setAllShown] = useState(false);
+  // The button that showed the rest is gone: the focus goes to the first problem it showed.
+  const problemList = useRef<HTMLUListElement>(null);
+  useEffect(() => {
+    if (allShown) problemList.current?.querySelector<HTMLElement>("li[tabindex]")?.focus();
+  }, [allShown]);
   const shownCount = Math.min(
     report?.rejections.length ?? 0,
     allShown ? Number.POSITIVE_INFINITY : SHOWN_PROBLEMS,
@@ -169,17 +180,23 @@ export function ImportReportView({ item }: { item: Import }) {
       {report && report.rejections.length > 0 && (
         <>
           <h4>{t("sources.report.problems")}</h4>
-          <ul className="import-report__problems">
-            {report.rejections.slice(0, allShown ? undefined : SHOWN_PROBLEMS).map((p, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
-              <li key={i}>
-                {t(`sources.reasons.${p.reason}`)}
-                {aside(p) && ` (${aside(p)})`}
-              </li>
-            ))}
+          <ul className="import-report__problems" ref={problemList}>
+            {byPlace(report.rejections)
+              .slice(0, allShown ? undefined : SHOWN_PROBLEMS)
+              .map((p, i) => (
+                // biome-ignore lint/suspicious/noArrayIndexKey: problems have no id and never reorder
+                <li key={i} tabIndex={i === SHOWN_PROBLEMS ? -1 : undefined}>
+                  {t(`sources.reasons.${p.reason}`)}
+                  {aside(p) && ` (${aside(p)})`}
+                </li>
+              ))}
           </ul>
           {!allShown && report.rejections.length > SHOWN_PROBLEMS && (
-            <button type="button" className="link-button" onClick={() => setAllShown(true)}>
+            <button
+              type="button"
+              className="link-button import-report__more"
+              onClick={() => setAllShown(true)}
+            >
               {t("sources.report.show_kept", { count: report.rejections.length - SHOWN_PROBLEMS })}
             </button>
           )}

@@ -320,10 +320,11 @@ describe("import report", () => {
     await show(
       done({
         rejected: 3,
+        // The parser's problems first, then the server's: shown in the file's order.
         rejections: [
-          { reason: "invalid_value", line: 4, detail: "Heart rate: abc" },
           { reason: "invalid_date", line: 5, detail: "31.02.2024" },
           { reason: "invalid_date", offset: 100, detail: "startDate" },
+          { reason: "invalid_value", line: 4, detail: "Heart rate: abc" },
         ],
       }),
       "en",
@@ -333,6 +334,14 @@ describe("import report", () => {
       "A date cannot be read. (“31.02.2024”, line 5)",
       "A date cannot be read.",
     ]);
+    cleanup();
+    await show(
+      done({ rejected: 1, rejections: [{ reason: "invalid_value", line: 3, detail: "Вес: abc" }] }),
+      "ru",
+    );
+    expect(screen.getByRole("listitem").textContent).toBe(
+      "Значение не является допустимым числом. («Вес: abc», строка 3)",
+    );
   });
 
   it("shows the first 20 problems, the other kept ones on request, and counts those not kept", async () => {
@@ -344,6 +353,8 @@ describe("import report", () => {
     expect(screen.getAllByRole("listitem")).toHaveLength(20);
     fireEvent.click(screen.getByRole("button", { name: "Показать ещё 10 проблем" }));
     expect(screen.getAllByRole("listitem")).toHaveLength(30);
+    // The focus goes from the button, now gone, to the first problem it showed.
+    expect(document.activeElement).toBe(screen.getAllByRole("listitem")[20]);
     expect(screen.getByText("…и ещё 15.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: /Показать ещё/ })).toBeNull();
   });
