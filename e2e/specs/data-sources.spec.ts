@@ -221,6 +221,43 @@ for (const { lang, browserLocale } of LANGS) {
       await expectNoAxeViolations(page);
     });
 
+    test("names the two unfinished imports, with links, when a third is refused", async ({
+      page,
+      baseURL,
+    }) => {
+      await registerViaApi(page.request, newUser(`sources-limit-${lang}`), baseURL ?? "");
+      const send = async (slug: string, name: string) => {
+        await page.goto(`/data-sources/${slug}`);
+        await page.getByLabel(t("sources.upload.choose")).setInputFiles({
+          name,
+          mimeType: "text/csv",
+          buffer: Buffer.from("date,steps\n2024-03-01,8000\n"),
+        });
+        await page.getByRole("button", { name: t("sources.upload.start") }).press("Enter");
+      };
+      // Two CSVs left waiting for their columns, each on its own entry's page.
+      for (const [slug, name] of [
+        ["csv-file", "a.csv"],
+        ["oura-ring", "b.csv"],
+      ] as const) {
+        await send(slug, name);
+        await expect(page.getByRole("heading", { name: t("sources.mapping.title", { name }) })).toBeVisible();
+      }
+      await send("whoop", "c.csv");
+      await expect(page.getByRole("alert")).toContainText(t("errors.codes.too_many_imports"));
+      const waiting = page.getByRole("listitem").filter({ hasText: /^[ab]\.csv:/ });
+      await expect(waiting).toHaveText([
+        `a.csv: ${t("sources.names.csv-file")} (${t("sources.state.needs_mapping")})`,
+        `b.csv: Oura Ring (${t("sources.state.needs_mapping")})`,
+      ]);
+      await waiting.nth(1).getByRole("link").click();
+      await expect(page).toHaveURL(/\/data-sources\/oura-ring$/);
+      await expect(
+        page.getByRole("heading", { name: t("sources.mapping.title", { name: "b.csv" }) }),
+      ).toBeVisible();
+      await expectNoAxeViolations(page);
+    });
+
     test("shows the mobile app's pages without header or footer", async ({ page, baseURL }) => {
       await registerViaApi(page.request, newUser(`sources-mobile-${lang}`), baseURL ?? "");
       await page.goto("/data-sources-mobile-back/oura-ring");

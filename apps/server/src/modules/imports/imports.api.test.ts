@@ -418,7 +418,14 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect([first.statusCode, second.statusCode]).toEqual([201, 201]);
     const third = await upload(client, "csv-file", "c.csv", utf8(GENERIC_CSV));
     expect(third.statusCode).toBe(429);
-    expect(third.json()).toMatchObject({ code: "too_many_imports" });
+    // It names the two unfinished imports, so the person can find them.
+    expect(third.json()).toMatchObject({
+      code: "too_many_imports",
+      unfinished: [
+        { source_slug: "csv-file", file_name: "a.csv", status: "needs_mapping" },
+        { source_slug: "csv-file", file_name: "b.csv", status: "needs_mapping" },
+      ],
+    });
     const cancelled = await client.post(IMPORTS_API.cancel.replace(":id", (first.json() as Import).id));
     expect((cancelled.json() as Import).status).toBe("cancelled");
     expect((await upload(client, "csv-file", "c.csv", utf8(GENERIC_CSV))).statusCode).toBe(201);

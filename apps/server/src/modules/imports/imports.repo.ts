@@ -1,3 +1,4 @@
+import { IMPORT_LIMITS } from "@tonus/contract";
 import { and, desc, eq, inArray, isNotNull, lt, ne, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { imports } from "../../db/schema.ts";
@@ -23,6 +24,19 @@ export async function activeUsage(tx: Db, userId: string): Promise<{ count: numb
     .from(imports)
     .where(and(eq(imports.userId, userId), inArray(imports.status, [...ACTIVE_STATUSES])));
   return { count: Number(row?.count ?? 0), bytes: Number(row?.bytes ?? 0) };
+}
+
+/** The person's unfinished imports (queued, running, waiting for a mapping), oldest first. */
+export async function unfinishedImportsOf(
+  db: Db,
+  userId: string,
+): Promise<{ sourceSlug: string; fileName: string; status: string }[]> {
+  return db
+    .select({ sourceSlug: imports.sourceSlug, fileName: imports.fileName, status: imports.status })
+    .from(imports)
+    .where(and(eq(imports.userId, userId), inArray(imports.status, [...ACTIVE_STATUSES])))
+    .orderBy(imports.createdAt)
+    .limit(IMPORT_LIMITS.maxActive);
 }
 
 export async function insertImport(tx: Db, values: NewImport): Promise<ImportRow> {

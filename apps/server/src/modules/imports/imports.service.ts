@@ -11,6 +11,7 @@ import {
   type ImportStatus,
   type ImportUploadFields,
 } from "@tonus/contract";
+import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import type { JobRef } from "../../lib/jobs.ts";
@@ -35,6 +36,7 @@ import {
   requestCancel,
   staleMappings,
   unfinishedImports,
+  unfinishedImportsOf,
 } from "./imports.repo.ts";
 
 type Ctx = Pick<AppContext, "config" | "database" | "services" | "log">;
@@ -75,11 +77,20 @@ export function toWire(row: ImportRow): Import {
   };
 }
 
-function tooMany(): AppError {
+/** 429 for a third unfinished import, naming the two there are and where they wait (their entries). */
+async function tooMany(db: Db, userId: string): Promise<AppError> {
+  const unfinished = await unfinishedImportsOf(db, userId);
   return new AppError(
     "too_many_imports",
     `You already have ${IMPORT_LIMITS.maxActive} unfinished imports (running, or waiting for a CSV's columns to be chosen); let one finish or cancel one first`,
-    { retryAfterS: 60 },
+    {
+      retryAfterS: 60,
+      unfinished: unfinished.map((u) => ({
+        source_slug: u.sourceSlug,
+        file_name: u.fileName,
+        status: u.status,
+      })),
+    },
   );
 }
 
@@ -96,7 +107,7 @@ export async function allowUpload(
   if (declaredBytes !== undefined && declaredBytes > maxFileBytes + MULTIPART_SLACK_BYTES)
     throw new AppError("file_too_large", `The file must be at most ${ctx.config.IMPORT_MAX_FILE_MB} MB`);
   const usage = await activeUsage(ctx.database.db, userId);
-  if (usage.count >= IMPORT_LIMITS.maxActive) throw tooMany();
+  if (usage.count >= IMPORT_LIMITS.maxActive) throw await tooMany(ctx.database.db, userId);
   const left = quotaBytes - usage.bytes;
   if (left <= 0 || (declaredBytes !== undefined && declaredBytes > left + MULTIPART_SLACK_BYTES))
     throw quotaError(ctx);
@@ -171,7 +182,7 @@ export async function createImport(
       const tx = t as unknown as typeof ctx.database.db;
       await lockUserImports(tx, userId);
       const usage = await activeUsage(tx, userId);
-      if (usage.count >= IMPORT_LIMITS.maxActive) throw tooMany();
+      if (usage.count >= IMPORT_LIMITS.maxActive) throw await tooMany(tx, userId);
       if (usage.bytes + saved.size > importLimits(ctx).quotaBytes) throw quotaError(ctx);
       const created = await insertImport(tx, {
         userId,

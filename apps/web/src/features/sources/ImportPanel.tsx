@@ -2,12 +2,15 @@ import { useQueryClient } from "@tanstack/react-query";
 import type { FileImporter, Import, SourceDetail } from "@tonus/contract";
 import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
+import { Link, useLocation } from "react-router";
 import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
 import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
+import { useSourceName } from "./SourceBits.tsx";
+import { sourcePath } from "./source-paths.ts";
 import {
   isActive,
   SOURCES_QUERY_KEY,
@@ -15,7 +18,40 @@ import {
   uploadImport,
   useCancelImport,
   useImport,
+  useSources,
 } from "./sources-api.ts";
+
+/** The unfinished imports a 429 `too_many_imports` names, so the person can find them. */
+type Unfinished = { source_slug: string; file_name: string; status: string };
+
+function unfinishedOf(error: unknown): Unfinished[] {
+  if (!(error instanceof ApiError) || error.code !== "too_many_imports") return [];
+  const list = (error.body as { unfinished?: unknown } | null)?.unfinished;
+  return Array.isArray(list) ? (list as Unfinished[]) : [];
+}
+
+/** Where each unfinished import waits: its entry's page, with what it is doing. */
+function UnfinishedList({ items }: { items: Unfinished[] }) {
+  const { t } = useTranslation();
+  const { pathname } = useLocation();
+  const sources = useSources();
+  const nameOf = useSourceName();
+  const entry = (slug: string) => sources.data?.results.find((s) => s.slug === slug);
+  return (
+    <ul className="import-panel__unfinished">
+      {items.map((u) => {
+        const found = entry(u.source_slug);
+        return (
+          <li key={`${u.source_slug}/${u.file_name}`}>
+            {u.file_name}:{" "}
+            <Link to={sourcePath(pathname, u.source_slug)}>{found ? nameOf(found) : u.source_slug}</Link> (
+            {t(`sources.state.${u.status === "needs_mapping" ? "needs_mapping" : "importing"}`)})
+          </li>
+        );
+      })}
+    </ul>
+  );
+}
 
 /** The text for a refused upload: the reason a file was refused, else the error code's. */
 function useUploadError() {
@@ -38,6 +74,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const [uploading, setUploading] = useState<UploadProgress | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [stopped, setStopped] = useState<string | null>(null);
+  const [unfinished, setUnfinished] = useState<Unfinished[]>([]);
   const [importId, setImportId] = useState<string | null>(source.last_import?.id ?? null);
   // A new key empties the file input once its file has been sent.
   const [inputKey, setInputKey] = useState(0);
@@ -96,7 +133,10 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
     } catch (e) {
       if (e instanceof DOMException && e.name === "AbortError")
         setStopped(t("sources.upload.stopped", { name: file.name }));
-      else setError(t("sources.upload.refused", { name: file.name, reason: errorText(e) }));
+      else {
+        setError(t("sources.upload.refused", { name: file.name, reason: errorText(e) }));
+        setUnfinished(unfinishedOf(e));
+      }
     } finally {
       setUploading(null);
       abort.current = null;
@@ -137,6 +177,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
       {(error || stopped) && !uploading && (
         <div data-autofocus tabIndex={-1}>
           {error ? <Alert status="error">{error}</Alert> : <Alert status="info">{stopped}</Alert>}
+          {error && unfinished.length > 0 && <UnfinishedList items={unfinished} />}
         </div>
       )}
       <p className="visually-hidden" aria-live="polite">
