@@ -154,7 +154,10 @@ export function ImportReportView({ item }: { item: Import }) {
       {finished && <p className="muted">{t("sources.report.finished_at", { when: finished })}</p>}
       {report?.fatal && (
         <Alert status={item.status === "failed" ? "error" : "info"}>
-          {t(`sources.reasons.${report.fatal.reason}`)}
+          {/* A damaged header past the start: a FIT file chained after readable ones (Garmin writes several in one). */}
+          {report.fatal.reason === "invalid_header" && (report.fatal.offset ?? 0) > 0
+            ? t("sources.reasons.invalid_header_later")
+            : t(`sources.reasons.${report.fatal.reason}`)}
           {where(report.fatal) && ` (${where(report.fatal)})`}
           {item.status === "done" && keptAny && ` ${t("sources.report.kept_before")}`}
         </Alert>

@@ -287,6 +287,19 @@ describe("import report", () => {
     expect(screen.getByText("До отмены ничего не было импортировано.")).toBeTruthy();
   });
 
+  it("tells a damaged FIT file chained after readable ones from a file damaged from its start", async () => {
+    const fit = (offset: number): Import => ({
+      ...done({ fatal: { reason: "invalid_header", offset } }),
+      file_name: "ride.fit",
+      kind: "fit",
+      progress: { ...anImport().progress, bytes_total: 854 },
+    });
+    await show(fit(771), "en");
+    expect(screen.getByRole("status").textContent).toBe(
+      "Further on, the file holds another FIT file whose header is damaged: that part cannot be read. (about 90% into the file) Everything before that point was imported.",
+    );
+  });
+
   it("names a refused value and its metric in the person's language, and only what it can read", async () => {
     const refused = (detail: string) => ({ reason: "out_of_range" as const, offset: 1024, detail });
     const zipped = done({
