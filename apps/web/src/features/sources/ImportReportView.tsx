@@ -135,7 +135,6 @@ export function ImportReportView({ item }: { item: Import }) {
         ["bp_readings", report.bp_readings],
       ]
     : [];
-  const title = titleKey(item);
   const [allShown, setAllShown] = useState(false);
   // The button that showed the rest is gone: the focus goes to the first problem it showed.
   const problemList = useRef<HTMLUListElement>(null);
@@ -150,7 +149,7 @@ export function ImportReportView({ item }: { item: Import }) {
   const keptAny = report !== null && report.imported + report.duplicates > 0;
   return (
     <section className="import-report" aria-labelledby={`report-${item.id}`}>
-      <h3 id={`report-${item.id}`}>{t(`sources.report.${title}`, { name: item.file_name })}</h3>
+      <h3 id={`report-${item.id}`}>{reportTitle(item, t)}</h3>
       {finished && <p className="muted">{t("sources.report.finished_at", { when: finished })}</p>}
       {report?.fatal && (
         <Alert status={item.status === "failed" ? "error" : "info"}>
