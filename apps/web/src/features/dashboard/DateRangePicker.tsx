@@ -30,28 +30,21 @@ export function DateRangePicker({
 }) {
   const { t, i18n } = useTranslation();
   const name = useId();
-  const [draft, setDraft] = useState<DayRange>(range);
-  const [error, setError] = useState<CustomRangeError | null>(null);
-  // A custom range chosen elsewhere (the no-data notice's "show them") shows in the date fields too.
-  const [seen, setSeen] = useState(state);
-  if (seen !== state) {
-    setSeen(state);
-    const { startDate, endDate } = state;
-    if (
-      state.status === "custom" &&
-      startDate &&
-      endDate &&
-      (startDate !== draft.startDate || endDate !== draft.endDate)
-    ) {
-      setDraft({ startDate, endDate });
-      setError(null);
-    }
-  }
+  // Dates typed that the picker refused, kept for the fields over the state they were typed in: the
+  // store holds the last good range, and any other change of it (another preset, the no-data notice's
+  // "show them") shows its own dates.
+  const [refused, setRefused] = useState<{
+    draft: DayRange;
+    error: CustomRangeError;
+    over: DateRangeState;
+  } | null>(null);
+  const pending = refused?.over === state ? refused : null;
+  const draft = pending?.draft ?? range;
+  const error = pending?.error ?? null;
 
   const choose = (status: DatePickerStatus) => {
+    setRefused(null);
     if (status === "custom") {
-      setDraft(range);
-      setError(null);
       setDateRange({ ...state, status, startDate: range.startDate, endDate: range.endDate });
       return;
     }
@@ -59,11 +52,13 @@ export function DateRangePicker({
   };
 
   const changeCustom = (next: DayRange) => {
-    setDraft(next);
     const problem = validateCustomRange(next.startDate, next.endDate, today);
-    setError(problem);
-    if (!problem)
-      setDateRange({ ...state, status: "custom", startDate: next.startDate, endDate: next.endDate });
+    if (problem) {
+      setRefused({ draft: next, error: problem, over: state });
+      return;
+    }
+    setRefused(null);
+    setDateRange({ ...state, status: "custom", startDate: next.startDate, endDate: next.endDate });
   };
 
   return (

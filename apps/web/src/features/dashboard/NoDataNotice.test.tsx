@@ -44,6 +44,22 @@ describe("the no-data notice", () => {
     expect((screen.getByLabelText("End date") as HTMLInputElement).value).toBe("2024-02-01");
   });
 
+  it("keeps refused dates in the fields with their error, until the range changes elsewhere", async () => {
+    await changeLanguage("en");
+    show();
+    const showThem = screen.getByRole("button", { name: "Show the 30 days up to that day" });
+    fireEvent.click(showThem);
+    const end = screen.getByLabelText("End date") as HTMLInputElement;
+    fireEvent.change(end, { target: { value: "2023-12-01" } });
+    expect(end.value).toBe("2023-12-01");
+    expect(screen.getByRole("alert").textContent).toBe("The start date must not be later than the end date.");
+    // The store keeps the last good range.
+    expect(getDateRange()).toMatchObject({ startDate: "2024-01-03", endDate: "2024-02-01" });
+    fireEvent.click(showThem);
+    expect((screen.getByLabelText("End date") as HTMLInputElement).value).toBe("2024-02-01");
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
   it("says it in Russian with the right plural", async () => {
     await changeLanguage("ru");
     show();
