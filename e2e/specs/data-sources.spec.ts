@@ -32,7 +32,8 @@ async function exportZip() {
 
 /**
  * An export.xml of one day (`day`, in the seeded account's zone, UTC+3): steps 1,234 + 766 and heart
- * rate 58 and 72, so the dashboard's day shows 2,000 steps and a mean of 65 bpm.
+ * rate 58 and 72, so the dashboard's day shows 2,000 steps and a mean of 65 bpm; and a caffeine record,
+ * a type Tonus does not keep, which the report lists as left out.
  */
 function knownDayExport(day: string): Buffer {
   const at = (time: string) => `${day} ${time} +0300`;
@@ -44,6 +45,7 @@ ${record("StepCount", "count", "09:00:00", 1234)}
 ${record("StepCount", "count", "18:00:00", 766)}
 ${record("HeartRate", "count/min", "09:05:00", 58)}
 ${record("HeartRate", "count/min", "18:05:00", 72)}
+${record("DietaryCaffeine", "mg", "10:00:00", 95)}
 </HealthData>
 `);
 }
@@ -186,7 +188,20 @@ for (const { lang, browserLocale } of LANGS) {
       const title = t("sources.report.title_done", { name: "export.xml" });
       await expect(page.getByRole("heading", { level: 3, name: title })).toBeVisible({ timeout: 60_000 });
       const imports = (await (await page.request.get(IMPORTS_API.imports)).json()) as ImportList;
-      expect(imports.results[0]?.report).toMatchObject({ imported: 4, duplicates: 0, fatal: null });
+      expect(imports.results[0]?.report).toMatchObject({
+        imported: 4,
+        ignored: 1,
+        duplicates: 0,
+        fatal: null,
+      });
+      const report = page.getByRole("region", { name: title });
+      await expect(
+        report.getByRole("heading", { level: 4, name: t("sources.report.left_out") }),
+      ).toBeVisible();
+      await expect(
+        report.getByText(t("sources.report.left_out_types", { list: "DietaryCaffeine" })),
+      ).toBeVisible();
+      await expectNoAxeViolations(page);
 
       const flows = (await (await page.request.get(API.chartFlows)).json()) as ChartFlows;
       const label = (metric: string) =>

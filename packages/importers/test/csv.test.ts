@@ -416,6 +416,8 @@ describe("importHealthExport", () => {
     expect(values(records, "rmssd")).toEqual([0.048]);
     expect(values(records, "sleep")).toEqual([27000]);
     expect(values(records, "steps")).toEqual([9123]);
+    // Oura's scores are its own: the one whose header names a measure is reported as left out.
+    expect(report.warnings).toEqual([{ reason: "unsupported_type", detail: "column Sleep Score" }]);
   });
 
   it("reads a Whoop cycles export with its time zones", async () => {
@@ -444,6 +446,18 @@ describe("importHealthExport", () => {
       expect.objectContaining({ kind: "bp", systolicMmHg: 128, diastolicMmHg: 84, pulseBpm: 64 }),
     ]);
     expect(b.report.rejected).toEqual([expect.objectContaining({ reason: "out_of_range", line: 3 })]);
+    expect([...w.report.warnings, ...b.report.warnings]).toEqual([]);
+  });
+
+  it("says which measure columns a known export's reader left out", async () => {
+    const csv = "Date;Weight (kg);Heart rate;Steps;Comments\n2024-02-01 07:12:00;72,4;61;8000;\n";
+    const { records, report } = await run(importHealthExport(chunksOf(utf8(csv)), { format: "withings" }));
+    expect(values(records, "weight")).toEqual([72.4]);
+    expect(records).toHaveLength(1);
+    expect(report.warnings).toEqual([
+      { reason: "unsupported_type", detail: "column Heart rate" },
+      { reason: "unsupported_type", detail: "column Steps" },
+    ]);
   });
 
   it("reads Fitbit Takeout CSV and JSON files in both date styles", async () => {

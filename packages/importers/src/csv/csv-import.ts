@@ -3,12 +3,12 @@
 // is rejected with its number; the file goes on.
 import { dailyClientId, localDate } from "../daily.ts";
 import { ImportInputError } from "../errors.ts";
-import { createReport, createSession, fail, reject } from "../report.ts";
+import { createReport, createSession, fail, reject, warn } from "../report.ts";
 import type { ImportOptions, ImportRecord, ImportReport, ImportSession, SampleRecord } from "../types.ts";
 import { type DateFormat, isDateOnly, parseDateTime, parseOffsetMinutes, slashOrder } from "./dates.ts";
 import { readCsvRows } from "./rows.ts";
 import { decodeText, type TextOptions } from "./text.ts";
-import { convertCsvValue, headerUnitFor, storageUnit } from "./units.ts";
+import { convertCsvValue, headerUnitFor, metricForHeader, storageUnit } from "./units.ts";
 
 /** One value column: which metric it holds and in which unit (default: the header's, else the metric's usual). */
 export type CsvColumn = { column: string; metric: string; unit?: string };
@@ -122,7 +122,28 @@ function resolve(header: string[], options: CsvImportOptions, report: ImportRepo
     fail(report, { reason: "missing_field", detail: "no mapped value column in the header" });
     return undefined;
   }
+  if (!options.requireColumns) warnSkippedMeasures(names, resolved, report);
   return resolved;
+}
+
+/**
+ * A known export's reader keeps only the columns its profile names. A column whose header names a
+ * measure all the same (a Withings file with a heart-rate column beside the weight) is left out, and
+ * the report says so: `unsupported_type` with detail `column <header>`. The generic CSV reads the
+ * columns its person chose, so it never warns.
+ */
+function warnSkippedMeasures(names: string[], resolved: Resolved, report: ImportReport) {
+  const used = new Set([
+    resolved.time,
+    resolved.end,
+    resolved.offset,
+    ...resolved.columns.map((c) => c.index),
+  ]);
+  if (resolved.bp) for (const i of Object.values(resolved.bp)) used.add(i);
+  names.forEach((name, i) => {
+    if (!used.has(i) && metricForHeader(name))
+      warn(report, { reason: "unsupported_type", detail: `column ${name}` });
+  });
 }
 
 /** The row loop, shared by the export profiles. */

@@ -11,7 +11,8 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
-import { isMobileBack } from "./source-paths.ts";
+import { hasLeftOut, leftOutOf } from "./report-notes.ts";
+import { isMobileBack, sourcePath } from "./source-paths.ts";
 
 const SHOWN_PROBLEMS = 20;
 
@@ -102,6 +103,58 @@ function byPlace(problems: readonly ImportProblem[]): ImportProblem[] {
 /** The report's title, as its heading says it. */
 export function reportTitle(item: Import, t: TFunction): string {
   return t(`sources.report.${titleKey(item)}`, { name: item.file_name });
+}
+
+/**
+ * What the import left out on purpose (the report's warnings): types and columns Tonus does not keep,
+ * files in an archive it does not read, beat intervals out of range. Nothing here is an error.
+ */
+function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) => string }) {
+  const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const left = leftOutOf(item.report?.warnings ?? []);
+  if (!hasLeftOut(left)) return null;
+  const list = (names: string[]) => new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(names);
+  const csvPage = sourcePath(pathname, "csv-file");
+  return (
+    <>
+      <h4>{t("sources.report.left_out")}</h4>
+      <ul className="import-report__left-out">
+        {left.types.length > 0 && <li>{t("sources.report.left_out_types", { list: list(left.types) })}</li>}
+        {left.columns.length > 0 && (
+          <li>
+            {t("sources.report.left_out_columns", { list: list(left.columns) })}{" "}
+            <Link to={csvPage}>{t("sources.report.left_out_columns_link")}</Link>
+          </li>
+        )}
+        {left.files.length > 0 && <li>{t("sources.report.left_out_files", { list: list(left.files) })}</li>}
+        {left.csvs.length > 0 && (
+          <li>
+            {t("sources.report.left_out_csvs", { list: list(left.csvs) })}{" "}
+            <Link to={csvPage}>{t("sources.report.left_out_csvs_link")}</Link>
+          </li>
+        )}
+        {left.rrOutside > 0 && (
+          <li>
+            {t("sources.report.left_out_rr", {
+              count: left.rrOutside,
+              formatted: new Intl.NumberFormat(i18n.language).format(left.rrOutside),
+            })}
+          </li>
+        )}
+        {left.developerFields && <li>{t("sources.report.left_out_developer")}</li>}
+        {left.undatedMessages && <li>{t("sources.report.left_out_undated")}</li>}
+        {left.entitiesDeclared && <li>{t("sources.report.left_out_entities")}</li>}
+        {left.other.map((p, i) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: warnings have no id and never reorder
+          <li key={i}>
+            {t(`sources.reasons.${p.reason}`)}
+            {where(p) && ` (${where(p)})`}
+          </li>
+        ))}
+      </ul>
+    </>
+  );
 }
 
 /** The end of an import: what was read, imported, already there, refused and why. */
@@ -210,6 +263,7 @@ export function ImportReportView({ item }: { item: Import }) {
           )}
         </>
       )}
+      <LeftOutList item={item} where={where} />
     </section>
   );
 }

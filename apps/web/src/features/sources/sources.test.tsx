@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
-import { cleanup, fireEvent, render, screen } from "@testing-library/react";
-import type { CsvPreview, Import, ImportReport, SourceSummary } from "@tonus/contract";
+import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
+import type { CsvPreview, Import, ImportProblem, ImportReport, SourceSummary } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
@@ -370,6 +370,50 @@ describe("import report", () => {
     expect(document.activeElement).toBe(screen.getAllByRole("listitem")[20]);
     expect(screen.getByText("…и ещё 15.")).toBeTruthy();
     expect(screen.queryByRole("button", { name: /Показать ещё/ })).toBeNull();
+  });
+
+  it("lists what it left out on purpose: types, columns, files, beat intervals, in en and ru", async () => {
+    const warnings: ImportProblem[] = [
+      { reason: "unsupported_type", detail: "HKQuantityTypeIdentifierDietaryCaffeine" },
+      { reason: "unsupported_type", detail: "HKCategoryTypeIdentifierMindfulSession" },
+      { reason: "unsupported_type", detail: "nested archive old/export.zip not expanded" },
+      { reason: "unsupported_type", entry: "notes.txt" },
+      { reason: "missing_field", entry: "mine.csv" },
+      { reason: "out_of_range", detail: "3 beat intervals outside 200-3000 ms", entry: "a.fit" },
+      { reason: "out_of_range", detail: "2 beat intervals outside 200-3000 ms", entry: "b.fit" },
+      { reason: "unsupported_type", detail: "developer fields skipped", entry: "a.fit" },
+      { reason: "xml_entity_declared", detail: "DOCTYPE ignored (1 entities); nothing expanded" },
+    ];
+    await show(done({ ignored: 40, warnings }), "en");
+    const items = () =>
+      within(screen.getByRole("list"))
+        .getAllByRole("listitem")
+        .map((li) => li.textContent);
+    expect(screen.getByRole("heading", { level: 4 }).textContent).toBe("Left out");
+    expect(items()).toEqual([
+      "Data types Tonus does not keep: DietaryCaffeine and MindfulSession.",
+      "Files in the archive Tonus does not read: old/export.zip and notes.txt.",
+      "CSV files in the archive whose columns Tonus does not recognise: mine.csv. Upload each through “Other CSV file” to choose its columns",
+      "5 beat intervals outside 200–3000 ms were left out of the RR series.",
+      "Developer fields (extra data apps write into FIT files) were skipped.",
+      "The file declares XML entities. Tonus expanded none of them and read the rest of the file.",
+    ]);
+    cleanup();
+    const columns: ImportProblem[] = [
+      { reason: "unsupported_type", detail: "column Пульс" },
+      { reason: "unsupported_type", detail: "column Шаги" },
+      { reason: "out_of_range", detail: "21 beat intervals outside 200-3000 ms" },
+    ];
+    await show(done({ warnings: columns }), "ru", "/data-sources-mobile-back/withings");
+    expect(items()).toEqual([
+      "Столбцы, которые при импорте этого формата не читаются: Пульс и Шаги. Импортировать их через «Другой CSV-файл»",
+      "21 интервал между ударами вне 200–3000 мс не вошёл в ряд RR.",
+    ]);
+    // The link keeps to the mobile app's header-less pages.
+    expect(screen.getByRole("link").getAttribute("href")).toBe("/data-sources-mobile-back/csv-file");
+    cleanup();
+    await show(done({ warnings: [] }), "en");
+    expect(screen.queryByText("Left out")).toBeNull();
   });
 
   it("offers no links when nothing new was imported, nor in the mobile app's header-less pages", async () => {
