@@ -115,6 +115,8 @@ function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) 
   const left = leftOutOf(item.report?.warnings ?? []);
   if (!hasLeftOut(left)) return null;
   const list = (names: string[]) => new Intl.ListFormat(i18n.language, { type: "conjunction" }).format(names);
+  // Names from the file with spaces in them read as names when quoted ("Heart rate" and "Steps").
+  const quotedList = (names: string[]) => list(names.map((text) => t("sources.report.quoted", { text })));
   const csvPage = sourcePath(pathname, "csv-file");
   return (
     <>
@@ -123,14 +125,16 @@ function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) 
         {left.types.length > 0 && <li>{t("sources.report.left_out_types", { list: list(left.types) })}</li>}
         {left.columns.length > 0 && (
           <li>
-            {t("sources.report.left_out_columns", { list: list(left.columns) })}{" "}
+            {t("sources.report.left_out_columns", { list: quotedList(left.columns) })}{" "}
             <Link to={csvPage}>{t("sources.report.left_out_columns_link")}</Link>
           </li>
         )}
-        {left.files.length > 0 && <li>{t("sources.report.left_out_files", { list: list(left.files) })}</li>}
+        {left.files.length > 0 && (
+          <li>{t("sources.report.left_out_files", { list: quotedList(left.files) })}</li>
+        )}
         {left.csvs.length > 0 && (
           <li>
-            {t("sources.report.left_out_csvs", { list: list(left.csvs) })}{" "}
+            {t("sources.report.left_out_csvs", { list: quotedList(left.csvs) })}{" "}
             <Link to={csvPage}>{t("sources.report.left_out_csvs_link")}</Link>
           </li>
         )}

@@ -392,8 +392,8 @@ describe("import report", () => {
     expect(screen.getByRole("heading", { level: 4 }).textContent).toBe("Left out");
     expect(items()).toEqual([
       "Data types Tonus does not keep: DietaryCaffeine and MindfulSession.",
-      "Files in the archive Tonus does not read: old/export.zip and notes.txt.",
-      "CSV files in the archive whose columns Tonus does not recognise: mine.csv. Upload each through “Other CSV file” to choose its columns",
+      "Files in the archive Tonus does not read: “old/export.zip” and “notes.txt”.",
+      "CSV files in the archive whose columns Tonus does not recognise: “mine.csv”. Upload each through “Other CSV file” to choose its columns",
       "5 beat intervals outside 200–3000 ms were left out of the RR series.",
       "Developer fields (extra data apps write into FIT files) were skipped.",
       "The file declares XML entities. Tonus expanded none of them and read the rest of the file.",
@@ -406,7 +406,7 @@ describe("import report", () => {
     ];
     await show(done({ warnings: columns }), "ru", "/data-sources-mobile-back/withings");
     expect(items()).toEqual([
-      "Столбцы, которые при импорте этого формата не читаются: Пульс и Шаги. Импортировать их через «Другой CSV-файл»",
+      "Столбцы, которые при импорте этого формата не читаются: «Пульс» и «Шаги». Импортировать их через «Другой CSV-файл»",
       "21 интервал между ударами вне 200–3000 мс не вошёл в ряд RR.",
     ]);
     // The link keeps to the mobile app's header-less pages.
