@@ -5,6 +5,7 @@ import {
   convertCsvValue,
   DECODE_SLICE_BYTES,
   decodeText,
+  detectDelimiter,
   type ImportRecord,
   importCsv,
   importHealthExport,
@@ -77,6 +78,32 @@ describe("readCsvRows", () => {
     const rows = await collect(readCsvRows(text(csv), { detected }));
     expect(detected.delimiter).toBe(delimiter);
     expect(rows[1]?.fields).toHaveLength(2);
+  });
+
+  it("takes the delimiter every data line repeats as often as the header, whatever the chunking", async () => {
+    // More commas than semicolons in the header, but only the semicolons recur on each line.
+    const csv = "Дата;Давление, мм рт. ст., верхнее;Пульс, уд/мин\n01.03.2024;120;65\n02.03.2024;118,5;61\n";
+    for (const parts of [[csv], [...csv]]) {
+      const detected = { delimiter: "" };
+      const rows = await collect(readCsvRows(text(...parts), { detected }));
+      expect(detected.delimiter).toBe(";");
+      expect(rows.map((r) => r.fields.length)).toEqual([3, 3, 3]);
+    }
+    expect(detectDelimiter(["a,b,c", "1,2,3", "4,5,6"])).toBe(",");
+    // A header alone, or lines that agree on nothing: the header's most frequent, a tie to the semicolon.
+    expect(detectDelimiter(["Дата;Вес, кг;Рост, см"])).toBe(";");
+    expect(detectDelimiter(["a\tb\tc;d", "1\t2"])).toBe("\t");
+    expect(detectDelimiter(["date"])).toBe(",");
+    // Samsung Health's metadata line is not the header.
+    const samsung = await collect(
+      readCsvRows(text("com.samsung.health.weight,6313011,3\nstart_time;weight\n2024-01-01;70\n"), {
+        skipLines: 1,
+      }),
+    );
+    expect(samsung.map((r) => r.fields)).toEqual([
+      ["start_time", "weight"],
+      ["2024-01-01", "70"],
+    ]);
   });
 });
 
@@ -416,8 +443,8 @@ describe("importHealthExport", () => {
     expect(values(records, "rmssd")).toEqual([0.048]);
     expect(values(records, "sleep")).toEqual([27000]);
     expect(values(records, "steps")).toEqual([9123]);
-    // Oura's scores are its own: the one whose header names a measure is reported as left out.
-    expect(report.warnings).toEqual([{ reason: "unsupported_type", detail: "column Sleep Score" }]);
+    // Oura's scores are its own figures, not measures left out.
+    expect(report.warnings).toEqual([]);
   });
 
   it("reads a Whoop cycles export with its time zones", async () => {
@@ -457,6 +484,19 @@ describe("importHealthExport", () => {
     expect(report.warnings).toEqual([
       { reason: "unsupported_type", detail: "column Heart rate" },
       { reason: "unsupported_type", detail: "column Steps" },
+    ]);
+    // Whoop's and Oura's full headers: only measures their readers take nowhere else are named, not
+    // the other columns of a measure they read (sleep stages, the lowest resting rate) nor their scores.
+    const whoop =
+      "Cycle start time,Cycle end time,Cycle timezone,Recovery score %,Resting heart rate (bpm),Heart rate variability (ms),Skin temp (celsius),Blood oxygen %,Day Strain,Energy burned (cal),Max HR (bpm),Average HR (bpm),Sleep onset,Wake onset,Sleep performance %,Respiratory rate (rpm),Asleep duration (min),In bed duration (min),Light sleep duration (min),Deep (SWS) duration (min),REM duration (min),Awake duration (min),Sleep need (min),Sleep debt (min),Sleep efficiency %,Sleep consistency %\n";
+    expect((await run(importHealthExport(chunksOf(utf8(whoop))))).report.warnings).toEqual([
+      { reason: "unsupported_type", detail: "column Max HR (bpm)" },
+      { reason: "unsupported_type", detail: "column Average HR (bpm)" },
+    ]);
+    const oura =
+      "date,Activity Score,Sleep Score,Readiness Score,Average Resting Heart Rate,Lowest Resting Heart Rate,Average HRV,Temperature Deviation (°C),Respiratory Rate,Total Sleep Duration,REM Sleep Duration,Deep Sleep Duration,Steps,Active Calories\n";
+    expect((await run(importHealthExport(chunksOf(utf8(oura))))).report.warnings).toEqual([
+      { reason: "unsupported_type", detail: "column Active Calories" },
     ]);
   });
 

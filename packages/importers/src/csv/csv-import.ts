@@ -122,27 +122,29 @@ function resolve(header: string[], options: CsvImportOptions, report: ImportRepo
     fail(report, { reason: "missing_field", detail: "no mapped value column in the header" });
     return undefined;
   }
-  if (!options.requireColumns) warnSkippedMeasures(names, resolved, report);
+  if (!options.requireColumns) warnSkippedMeasures(names, m, resolved, report);
   return resolved;
 }
 
+/** Headers of a vendor's own scores and derived figures, not the measure their words name. */
+const DERIVED_HEADER =
+  /score|deviation|debt|need|balance|strain|efficiency|consistency|performance|onset|оценк|отклонени|баланс/iu;
+
 /**
- * A known export's reader keeps only the columns its profile names. A column whose header names a
- * measure all the same (a Withings file with a heart-rate column beside the weight) is left out, and
- * the report says so: `unsupported_type` with detail `column <header>`. The generic CSV reads the
- * columns its person chose, so it never warns.
+ * A known export's reader keeps only the columns its profile names. A column of a measure the profile
+ * reads nowhere (a Withings weight file's heart-rate column) is left out, and the report says so:
+ * `unsupported_type` with detail `column <header>`. Not reported: other columns of a measure the
+ * profile reads (Whoop's sleep stages beside its sleep), the vendor's scores and deviations, and
+ * anything in the generic CSV, which reads the columns its person chose.
  */
-function warnSkippedMeasures(names: string[], resolved: Resolved, report: ImportReport) {
-  const used = new Set([
-    resolved.time,
-    resolved.end,
-    resolved.offset,
-    ...resolved.columns.map((c) => c.index),
-  ]);
-  if (resolved.bp) for (const i of Object.values(resolved.bp)) used.add(i);
+function warnSkippedMeasures(names: string[], mapping: CsvMapping, resolved: Resolved, report: ImportReport) {
+  const read = new Set(mapping.columns.map((c) => c.metric));
+  if (resolved.bp) for (const m of ["bp_systolic", "bp_diastolic", "heart_rate"]) read.add(m);
   names.forEach((name, i) => {
-    if (!used.has(i) && metricForHeader(name))
-      warn(report, { reason: "unsupported_type", detail: `column ${name}` });
+    const metric = metricForHeader(name);
+    if (i === resolved.time || i === resolved.end || !metric || read.has(metric) || DERIVED_HEADER.test(name))
+      return;
+    warn(report, { reason: "unsupported_type", detail: `column ${name}` });
   });
 }
 

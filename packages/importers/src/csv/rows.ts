@@ -1,5 +1,5 @@
 // Streaming CSV rows (RFC 4180: quoted fields with doubled quotes and line breaks inside), with the
-// delimiter found from the first line: comma, semicolon or tab, whichever appears most outside quotes.
+// delimiter found from the header and the first data lines: comma, semicolon or tab.
 import { ImportInputError } from "../errors.ts";
 
 /** One row with its 1-based line number (of the row's first line). */
@@ -8,34 +8,100 @@ export type CsvRow = { line: number; fields: string[] };
 /** Longest row kept while waiting for its end: a file without line breaks is not a CSV. */
 export const MAX_ROW_CHARS = 1 << 20;
 
-/**
- * The delimiter that appears most often outside quotes in `line` (comma when none does). A tie between
- * semicolons and commas goes to the semicolon: a spreadsheet that separates with semicolons writes
- * commas inside its names ("Дата;Вес, кг;Рост, см").
- */
-export function detectDelimiter(line: string): "," | ";" | "\t" {
+const DELIMITERS = [";", ",", "\t"] as const;
+type Delimiter = (typeof DELIMITERS)[number];
+
+/** How often each delimiter appears outside quotes in `line`. */
+function delimiterCounts(line: string): Record<Delimiter, number> {
   const counts = { ",": 0, ";": 0, "\t": 0 };
   let quoted = false;
   for (const ch of line) {
     if (ch === '"') quoted = !quoted;
     else if (!quoted && (ch === "," || ch === ";" || ch === "\t")) counts[ch]++;
   }
-  if (counts[";"] > 0 && counts[";"] >= counts[","] && counts[";"] >= counts["\t"]) return ";";
-  if (counts["\t"] > counts[","]) return "\t";
-  return ",";
+  return counts;
 }
 
 /**
- * Splits text chunks into rows. `delimiter` defaults to detection on the first row that is not a
- * metadata line (pass `skipLines` for those: Samsung Health writes one before its header). Throws
+ * The delimiter of a CSV from its header and first data lines (`lines[0]` is the header). One that
+ * appears on the header and the same number of times on every data line wins: a spreadsheet that
+ * separates with semicolons writes commas in its names ("Дата;Давление, мм рт. ст., верхнее") and
+ * decimal commas in its values, and neither keeps a constant count. Among those, or when none keeps
+ * one, the most frequent on the header; a tie goes to the semicolon, then the comma. Comma when none.
+ */
+export function detectDelimiter(lines: readonly string[]): Delimiter {
+  const [header = "", ...rows] = lines;
+  const head = delimiterCounts(header);
+  const rowCounts = rows.map(delimiterCounts);
+  const steady = DELIMITERS.filter((d) => head[d] > 0 && rowCounts.every((c) => c[d] === head[d]));
+  const candidates = steady.length > 0 ? steady : DELIMITERS.filter((d) => head[d] > 0);
+  let best: Delimiter = ",";
+  let bestCount = 0;
+  for (const d of candidates) {
+    if (head[d] > bestCount) {
+      best = d;
+      bestCount = head[d];
+    }
+  }
+  return best;
+}
+
+/** Data lines after the header that {@link detectDelimiter} looks at, and the most text it waits for. */
+const DETECT_LINES = 5;
+const DETECT_CHARS = 64 * 1024;
+
+/**
+ * Passes `text` through once the delimiter is known: the first chunks are held until they hold the
+ * header and {@link DETECT_LINES} data lines after `skipLines` (or {@link DETECT_CHARS}, or the end).
+ */
+async function* detectingDelimiter(
+  text: AsyncIterable<string>,
+  skipLines: number,
+  found: (delimiter: Delimiter) => void,
+): AsyncGenerator<string> {
+  let head = "";
+  let decided = false;
+  const decide = () => {
+    const lines = head.split("\n").slice(skipLines);
+    // The last piece is a line cut by the chunk unless the text ended there.
+    if (lines.length > 1) lines.pop();
+    found(detectDelimiter(lines.filter((l, i) => i === 0 || l.trim() !== "")));
+    decided = true;
+  };
+  for await (const chunk of text) {
+    if (decided) {
+      yield chunk;
+      continue;
+    }
+    head += chunk;
+    if (head.split("\n").length > skipLines + DETECT_LINES + 1 || head.length >= DETECT_CHARS) {
+      decide();
+      yield head;
+    }
+  }
+  if (!decided) {
+    decide();
+    if (head.length > 0) yield head;
+  }
+}
+
+/**
+ * Splits text chunks into rows. `delimiter` defaults to detection on the first rows after the
+ * metadata lines (pass `skipLines` for those: Samsung Health writes one before its header). Throws
  * {@link ImportInputError} `malformed_line` for a row past {@link MAX_ROW_CHARS} (an unclosed quote).
  */
 export async function* readCsvRows(
   text: AsyncIterable<string>,
   options: { delimiter?: string; skipLines?: number; detected?: { delimiter: string } } = {},
 ): AsyncGenerator<CsvRow, void, undefined> {
-  let delimiter = options.delimiter;
+  let delimiter = options.delimiter ?? "";
   if (delimiter && options.detected) options.detected.delimiter = delimiter;
+  const source = delimiter
+    ? text
+    : detectingDelimiter(text, options.skipLines ?? 0, (found) => {
+        delimiter = found;
+        if (options.detected) options.detected.delimiter = found;
+      });
   let pending = "";
   let line = 1;
   let skip = options.skipLines ?? 0;
@@ -43,7 +109,7 @@ export async function* readCsvRows(
   let field = "";
   let quoted = false;
   let rowLine = 1;
-  for await (const chunk of withFinalNewline(text)) {
+  for await (const chunk of withFinalNewline(source)) {
     pending += chunk;
     let i = 0;
     const n = pending.length;
@@ -56,12 +122,6 @@ export async function* readCsvRows(
         i = nl + 1;
         rowLine = line;
         continue;
-      }
-      if (!delimiter) {
-        const nl = pending.indexOf("\n", i);
-        if (nl < 0) break;
-        delimiter = detectDelimiter(pending.slice(i, nl));
-        if (options.detected) options.detected.delimiter = delimiter;
       }
       const ch = pending[i] as string;
       const delimiterCode = delimiter.charCodeAt(0);
