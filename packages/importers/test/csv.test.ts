@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  type CsvMapping,
   chunksOf,
   collect,
   convertCsvValue,
@@ -333,6 +334,10 @@ describe("a Russian CSV (semicolons, decimal commas, dd.mm.yyyy, Russian headers
     const cases: [string, string | undefined][] = [
       ["Пульс в покое", "resting_heart_rate"],
       ["ЧСС в покое (уд/мин)", "resting_heart_rate"],
+      ["Пульс покоя", "resting_heart_rate"],
+      ["ЧСС покоя", "resting_heart_rate"],
+      ["Частота сердечных сокращений", "heart_rate"],
+      ["Вариабельность сердечного ритма", "rmssd"],
       ["ВСР (мс)", "rmssd"],
       ["Вариабельность пульса", "rmssd"],
       ["ВСР в покое", "rmssd"],
@@ -384,6 +389,31 @@ describe("a Russian CSV (semicolons, decimal commas, dd.mm.yyyy, Russian headers
     expect(convertCsvValue("bp_systolic", 120, "мм рт. ст.")).toBe(120);
     expect(convertCsvValue("skin_temperature", 36.6, "°С")).toBe(36.6);
     expect(convertCsvValue("weight", 1, "км")).toBeUndefined();
+    // Hours and minutes spelled out, as a sleep column says them ("Сон, часы": 7.5 hours, not seconds).
+    for (const unit of ["часы", "часов", "час", "hours", "hrs"])
+      expect(convertCsvValue("sleep", 7.5, unit)).toBe(27000);
+    for (const unit of ["минут", "минуты", "minutes", "mins"])
+      expect(convertCsvValue("sleep", 450, unit)).toBe(27000);
+    expect(unitInHeader("Сон, часы")).toBe("часы");
+    expect(convertCsvValue("distance", 3, "мили")).toBeCloseTo(4828.032, 3);
+    expect(convertCsvValue("height", 70, "in")).toBeCloseTo(1.778, 4);
+  });
+
+  it("suggests no measure for a column whose unit that measure cannot be in", async () => {
+    const preview = await previewCsv(chunksOf(utf8("Дата;Жиры, г;Сон (часы);Пульс\n01.03.2024;70;7,5;61\n")));
+    expect(preview.suggested?.columns).toEqual([
+      { column: "Сон (часы)", metric: "sleep", unit: "часы" },
+      { column: "Пульс", metric: "heart_rate" },
+    ]);
+    const { records, report } = await run(
+      importCsv(chunksOf(utf8("Дата;Жиры, г;Сон (часы);Пульс\n01.03.2024;70;7,5;61\n")), {
+        mapping: preview.suggested as CsvMapping,
+        requireColumns: true,
+      }),
+    );
+    expect(report.fatal).toBeUndefined();
+    expect(values(records, "sleep")).toEqual([27000]);
+    expect(values(records, "body_fat")).toEqual([]);
   });
 
   it("reads a unit written after a comma, as Russian spreadsheets do, but only a unit it knows", () => {

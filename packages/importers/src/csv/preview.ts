@@ -4,7 +4,7 @@ import type { CsvMapping, CsvPreview } from "./csv-import.ts";
 import { slashOrder } from "./dates.ts";
 import { readCsvRows } from "./rows.ts";
 import { decodeText, type TextOptions } from "./text.ts";
-import { metricForHeader, unitInHeader } from "./units.ts";
+import { convertCsvValue, metricForHeader, unitInHeader } from "./units.ts";
 
 const PREVIEW_ROWS = 20;
 // English and Russian names of a date or time column.
@@ -43,6 +43,8 @@ export async function previewCsv(
       const metric = metricForHeader(h);
       if (!metric || !rows.some((r) => (r[i] ?? "").trim() !== "")) return [];
       const unit = unitInHeader(h);
+      // A unit the measure cannot be in ("Жиры, г" is food, not body fat): no suggestion, the person chooses.
+      if (unit && convertCsvValue(metric, 1, unit) === undefined) return [];
       return [unit ? { column: h, metric, unit } : { column: h, metric }];
     });
     suggested = { time: header[timeIndex] as string, columns };

@@ -10,14 +10,29 @@ const TIME = {
   ms: 0.001,
   s: 1,
   sec: 1,
+  secs: 1,
+  seconds: 1,
   min: 60,
+  mins: 60,
+  minutes: 60,
   h: 3600,
   hr: 3600,
+  hrs: 3600,
+  hour: 3600,
+  hours: 3600,
   мс: 0.001,
   с: 1,
   сек: 1,
+  секунды: 1,
+  секунд: 1,
   мин: 60,
+  минуты: 60,
+  минут: 60,
   ч: 3600,
+  час: 3600,
+  часа: 3600,
+  часы: 3600,
+  часов: 3600,
 };
 const POUND = 0.45359237;
 const MASS = {
@@ -34,7 +49,23 @@ const MASS = {
 };
 // Fitness apps write "cal" and "Cal" for kilocalories; nobody logs food or workouts in small calories.
 const ENERGY = { kcal: 4184, cal: 4184, kj: 1000, j: 1, ккал: 4184, кал: 4184, кдж: 1000 };
-const LENGTH = { m: 1, km: 1000, mi: 1609.344, ft: 0.3048, cm: 0.01, м: 1, км: 1000, см: 0.01 };
+const MILE = 1609.344;
+const LENGTH = {
+  m: 1,
+  km: 1000,
+  mi: MILE,
+  miles: MILE,
+  ft: 0.3048,
+  in: 0.0254,
+  cm: 0.01,
+  м: 1,
+  км: 1000,
+  см: 0.01,
+  мили: MILE,
+  миль: MILE,
+  дюймы: 0.0254,
+  дюймов: 0.0254,
+};
 const PULSE = { bpm: 1, "уд/мин": 1 };
 const MMHG = { mmhg: 1, "мм рт. ст.": 1, "мм рт.ст.": 1 };
 
@@ -95,11 +126,11 @@ export function unitInHeader(header: string): string | undefined {
  */
 const HEADER_HINTS: [RegExp, string][] = [
   [/rmssd|heart rate variability|\bhrv\b|(?<!\p{L})вср(?!\p{L})|вариабельн/iu, "rmssd"],
-  [/resting.*(heart|hr)|(heart|hr).*rest|в покое/iu, "resting_heart_rate"],
+  [/resting.*(heart|hr)|(heart|hr).*rest|в покое|(пульс|чсс).*покоя/iu, "resting_heart_rate"],
   [/sdnn/i, "sdnn"],
   [/systolic|систолич|(?<!\p{L})верхнее(?!\p{L})/iu, "bp_systolic"],
   [/diastolic|диастолич|(?<!\p{L})нижнее(?!\p{L})/iu, "bp_diastolic"],
-  [/heart.?rate|\bpulse\b|\bbpm\b|\bhr\b|пульс|чсс/iu, "heart_rate"],
+  [/heart.?rate|\bpulse\b|\bbpm\b|\bhr\b|пульс|чсс|сердечн/iu, "heart_rate"],
   [/\bsteps?\b|(?<!\p{L})шаг(и|ов)?(?!\p{L})/iu, "steps"],
   [/distance|расстояни|дистанци/iu, "distance"],
   [/energy|calor|калори|энерги|(?<!\p{L})ккал(?!\p{L})/iu, "active_energy"],
