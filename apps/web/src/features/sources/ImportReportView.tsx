@@ -11,6 +11,7 @@ import { useEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
+import { useProfile } from "../profile/use-profile.ts";
 import { hasLeftOut, leftOutOf } from "./report-notes.ts";
 import { isMobileBack, sourcePath } from "./source-paths.ts";
 
@@ -40,11 +41,17 @@ function useWhere(item: Pick<Import, "kind" | "progress">) {
   };
 }
 
-/** Display units Intl can name (`style: "unit"`); the others show as a bare number ("Heart rate: 900"). */
+/** Display units Intl can name (`style: "unit"`). */
 const INTL_UNITS: Partial<Record<DisplayUnit, string>> = {
   kg: "kilogram",
+  lb: "pound",
+  g: "gram",
+  oz: "ounce",
   cm: "centimeter",
+  in: "inch",
+  ft: "foot",
   km: "kilometer",
+  mi: "mile",
   m: "meter",
   ms: "millisecond",
   percent: "percent",
@@ -52,27 +59,37 @@ const INTL_UNITS: Partial<Record<DisplayUnit, string>> = {
   min: "minute",
   l: "liter",
   ml: "milliliter",
+  fl_oz: "fluid-ounce",
   celsius: "celsius",
+  fahrenheit: "fahrenheit",
 };
 
+/** Display units Intl cannot name but a value needs (`sources.report.value_units.*`); others are counts. */
+const LABELLED_UNITS = new Set<DisplayUnit>(["bpm", "kcal", "kj", "mmhg", "per_min", "ms2"]);
+
 /**
- * The refused value of an out-of-range problem, named and in its metric unit ("Heart rate: 900",
- * «Вес: 4000 кг»), from the server's `detail` ("<metric> <storage value>"); "" for any other problem.
+ * The refused value of an out-of-range problem, named and in the person's units ("Heart rate: 900 bpm",
+ * «Вес: 4000 кг», "Weight: 8,818.49 lb"), from the server's `detail` ("<metric> <storage value>"); ""
+ * for any other problem.
  */
 function useRefusedValue() {
   const { t, i18n } = useTranslation();
+  const profile = useProfile().data;
   return (p: ImportProblem): string => {
     const m = p.reason === "out_of_range" ? /^([a-z_0-9]+) (\S+)$/.exec(p.detail ?? "") : null;
     const value = Number(m?.[2]);
     const metric = m?.[1] ?? "";
     const nameKey = `sources.metrics.${metric}`;
     if (!m || !Number.isFinite(value) || !isMetricKey(metric) || !i18n.exists(nameKey)) return "";
-    const unit = displayUnitOf(metric, "metric");
+    const unit = displayUnitOf(metric, profile?.units ?? "metric", profile?.energy_unit);
     const intlUnit = INTL_UNITS[unit];
-    const shown = new Intl.NumberFormat(i18n.language, {
+    const number = new Intl.NumberFormat(i18n.language, {
       maximumFractionDigits: 2,
       ...(intlUnit ? { style: "unit", unit: intlUnit } : {}),
     }).format(toDisplayUnit(value, unit));
+    const shown = LABELLED_UNITS.has(unit)
+      ? t(`sources.report.value_units.${unit}`, { value: number })
+      : number;
     return t("sources.report.refused_value", { metric: t(nameKey), value: shown });
   };
 }
@@ -94,10 +111,21 @@ function titleKey(item: Import): string {
 /** Problems whose `detail` on a line is the file's own text (`Heart rate: abc`, `31.02.2024`). */
 const QUOTED_REASONS = new Set<ImportProblem["reason"]>(["invalid_value", "invalid_date", "ambiguous_date"]);
 
-/** Problems in the order of the file: by line, else by place (the parser's and the server's mixed). */
+/**
+ * Problems in the order of the file: a zip's files in the order their first problem came, and within
+ * one file by line, else by offset (the parser's problems and the server's mixed); lines and offsets
+ * are not compared, a file's problems with a line coming first.
+ */
 function byPlace(problems: readonly ImportProblem[]): ImportProblem[] {
-  const place = (p: ImportProblem) => p.line ?? p.offset ?? Number.POSITIVE_INFINITY;
-  return [...problems].sort((a, b) => place(a) - place(b));
+  const entries = new Map<string | undefined, number>();
+  for (const p of problems) if (!entries.has(p.entry)) entries.set(p.entry, entries.size);
+  const far = Number.POSITIVE_INFINITY;
+  return [...problems].sort(
+    (a, b) =>
+      (entries.get(a.entry) ?? 0) - (entries.get(b.entry) ?? 0) ||
+      (a.line ?? far) - (b.line ?? far) ||
+      (a.offset ?? far) - (b.offset ?? far),
+  );
 }
 
 /** The report's title, as its heading says it. */

@@ -1,9 +1,18 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, within } from "@testing-library/react";
-import type { CsvPreview, Import, ImportProblem, ImportReport, SourceSummary } from "@tonus/contract";
+import type {
+  CsvPreview,
+  Import,
+  ImportProblem,
+  ImportReport,
+  Profile,
+  SourceSummary,
+} from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
+import { SESSION_QUERY_KEY } from "../auth/use-auth.ts";
+import { PROFILE_QUERY_KEY } from "../profile/use-profile.ts";
 import { buildMapping, CsvMappingForm, initialChoices } from "./CsvMappingForm.tsx";
 import { matchesQuery, typesToShow } from "./DataSourcesPage.tsx";
 import { ImportView } from "./ImportPanel.tsx";
@@ -202,12 +211,28 @@ describe("import report", () => {
         ...report,
       },
     });
-  const show = async (item: Import, lang: "en" | "ru", at = "/data-sources/apple-health") => {
+  /** The report on `at`, for a person whose profile (its units) is `profile`, or anonymous without one. */
+  const show = async (
+    item: Import,
+    lang: "en" | "ru",
+    at = "/data-sources/apple-health",
+    profile?: Pick<Profile, "units" | "energy_unit">,
+  ) => {
     await changeLanguage(lang);
+    const client = new QueryClient();
+    client.setQueryData(SESSION_QUERY_KEY, {
+      authenticated: Boolean(profile),
+      user_type: profile ? "full" : "anonymous",
+    });
+    if (profile) client.setQueryData(PROFILE_QUERY_KEY, profile);
     const router = createMemoryRouter([{ path: "*", element: <ImportReportView item={item} /> }], {
       initialEntries: [at],
     });
-    render(<RouterProvider router={router} />);
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
   };
 
   it("leads to where the imported data shows: the dashboard, and the measurements or the log when it holds some", async () => {
@@ -314,7 +339,7 @@ describe("import report", () => {
     const item: Import = { ...zipped, kind: "apple_health_xml" };
     await show(item, "en");
     expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
-      "A value is outside the possible range. (Heart rate: 900, about 50% into the file)",
+      "A value is outside the possible range. (Heart rate: 900 bpm, about 50% into the file)",
       "A value is outside the possible range. (Weight: 4,000 kg, about 50% into the file)",
       // Stored in seconds, shown in the dashboard's unit.
       "A value is outside the possible range. (HRV (rMSSD): 1,500 ms, about 50% into the file)",
@@ -324,8 +349,22 @@ describe("import report", () => {
     await show(item, "ru");
     const items = screen.getAllByRole("listitem").map((li) => li.textContent?.replace(/\s/g, " "));
     expect(items.slice(0, 2)).toEqual([
-      "Значение вне возможного диапазона. (Пульс: 900, примерно на 50 % от начала файла)",
+      "Значение вне возможного диапазона. (Пульс: 900 уд/мин, примерно на 50 % от начала файла)",
       "Значение вне возможного диапазона. (Вес: 4 000 кг, примерно на 50 % от начала файла)",
+    ]);
+    // In the person's units: pounds, and energy in kilojoules.
+    cleanup();
+    const energy = done({
+      rejected: 2,
+      rejections: [refused("weight 4000"), refused("active_energy 418400000")],
+    });
+    await show({ ...energy, kind: "apple_health_xml" }, "en", undefined, {
+      units: "imperial",
+      energy_unit: "kj",
+    });
+    expect(screen.getAllByRole("listitem").map((li) => li.textContent)).toEqual([
+      "A value is outside the possible range. (Weight: 8,818.49 lb, about 50% into the file)",
+      "A value is outside the possible range. (Active energy: 418,400 kJ, about 50% into the file)",
     ]);
   });
 
@@ -347,6 +386,24 @@ describe("import report", () => {
       "A date cannot be read. (“31.02.2024”, line 5)",
       "A date cannot be read.",
     ]);
+    cleanup();
+    // A zip's files stay together, in the order their first problem came; a FIT file's offsets apart.
+    await show(
+      done({
+        rejected: 4,
+        rejections: [
+          { reason: "invalid_value", line: 50, entry: "b.csv" },
+          { reason: "invalid_record", offset: 120, entry: "a.fit" },
+          { reason: "invalid_value", line: 2, entry: "b.csv" },
+          { reason: "crc_mismatch", offset: 40, entry: "a.fit" },
+        ],
+      }),
+      "en",
+    );
+    expect(
+      screen.getAllByRole("listitem").map((li) => li.textContent?.replace(/^.*\((.*)\)$/, "$1")),
+    ).toEqual(["in b.csv, line 2", "in b.csv, line 50", "in a.fit", "in a.fit"]);
+    expect(screen.getAllByRole("listitem")[2]?.textContent).toMatch(/^The file's checksum/);
     cleanup();
     await show(
       done({ rejected: 1, rejections: [{ reason: "invalid_value", line: 3, detail: "Вес: abc" }] }),
