@@ -413,8 +413,18 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     expect(third.json()).toMatchObject({
       code: "too_many_imports",
       unfinished: [
-        { source_slug: "csv-file", file_name: "a.csv", status: "needs_mapping" },
-        { source_slug: "csv-file", file_name: "b.csv", status: "needs_mapping" },
+        {
+          id: (first.json() as Import).id,
+          source_slug: "csv-file",
+          file_name: "a.csv",
+          status: "needs_mapping",
+        },
+        {
+          id: (second.json() as Import).id,
+          source_slug: "csv-file",
+          file_name: "b.csv",
+          status: "needs_mapping",
+        },
       ],
     });
     const cancelled = await client.post(IMPORTS_API.cancel.replace(":id", (first.json() as Import).id));

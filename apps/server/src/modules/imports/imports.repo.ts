@@ -30,9 +30,14 @@ export async function activeUsage(tx: Db, userId: string): Promise<{ count: numb
 export async function unfinishedImportsOf(
   db: Db,
   userId: string,
-): Promise<{ sourceSlug: string; fileName: string; status: string }[]> {
+): Promise<{ id: string; sourceSlug: string; fileName: string; status: string }[]> {
   return db
-    .select({ sourceSlug: imports.sourceSlug, fileName: imports.fileName, status: imports.status })
+    .select({
+      id: imports.id,
+      sourceSlug: imports.sourceSlug,
+      fileName: imports.fileName,
+      status: imports.status,
+    })
     .from(imports)
     .where(and(eq(imports.userId, userId), inArray(imports.status, [...ACTIVE_STATUSES])))
     .orderBy(imports.createdAt)

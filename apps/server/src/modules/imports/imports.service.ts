@@ -86,6 +86,7 @@ async function tooMany(db: Db, userId: string): Promise<AppError> {
     {
       retryAfterS: 60,
       unfinished: unfinished.map((u) => ({
+        id: u.id,
         source_slug: u.sourceSlug,
         file_name: u.fileName,
         status: u.status,

@@ -22,7 +22,7 @@ import {
 } from "./sources-api.ts";
 
 /** The unfinished imports a 429 `too_many_imports` names, so the person can find them. */
-type Unfinished = { source_slug: string; file_name: string; status: string };
+type Unfinished = { id: string; source_slug: string; file_name: string; status: string };
 
 function unfinishedOf(error: unknown): Unfinished[] {
   if (!(error instanceof ApiError) || error.code !== "too_many_imports") return [];
@@ -42,7 +42,7 @@ function UnfinishedList({ items }: { items: Unfinished[] }) {
       {items.map((u) => {
         const found = entry(u.source_slug);
         return (
-          <li key={`${u.source_slug}/${u.file_name}`}>
+          <li key={u.id}>
             {u.file_name}:{" "}
             <Link to={sourcePath(pathname, u.source_slug)}>{found ? nameOf(found) : u.source_slug}</Link> (
             {t(`sources.state.${u.status === "needs_mapping" ? "needs_mapping" : "importing"}`)})
@@ -86,14 +86,15 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const busy = uploading !== null || isActive(current.data);
 
   // When an import ends while the page watches it, the source's state (and the list's) changes with it,
-  // and its report's title is said wherever the focus is.
+  // and its report's title is said: by the focus moving to it when the focus went with the progress
+  // (useFocusOnChange below), else by the live region, once either way.
   const running = isActive(current.data);
   const wasRunning = useRef(running);
   const [announcement, setAnnouncement] = useState("");
   useEffect(() => {
     if (wasRunning.current && !running) {
       void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
-      if (current.data) setAnnouncement(reportTitle(current.data, t));
+      if (current.data && !focusLost()) setAnnouncement(reportTitle(current.data, t));
     }
     wasRunning.current = running;
   }, [running, queryClient, current.data, t]);
@@ -223,6 +224,9 @@ function UploadBar({
   );
 }
 
+/** Whether the focus went with a control that is gone (it is then on the body). */
+const focusLost = () => !document.activeElement || document.activeElement === document.body;
+
 /**
  * Moves the focus into `container`, to its `[data-autofocus]` element or else its first heading, when
  * `view` changes and the focus has been lost with the control that held it (it is then on the body): a
@@ -233,8 +237,7 @@ function useFocusOnChange(view: string, container: { current: HTMLElement | null
   useEffect(() => {
     if (previous.current === view) return;
     previous.current = view;
-    const active = document.activeElement;
-    if (active && active !== document.body) return;
+    if (!focusLost()) return;
     const target =
       container.current?.querySelector<HTMLElement>("[data-autofocus]") ??
       container.current?.querySelector<HTMLElement>("h3");
