@@ -9,6 +9,7 @@ export * from "./dashboard-metrics.ts";
 export * from "./dashboard-sources.ts";
 export * from "./errors.ts";
 export * from "./ifttt.ts";
+export * from "./import-notes.ts";
 export * from "./imports.ts";
 export * from "./ingest.ts";
 export * from "./measurements.ts";

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import v8 from "node:v8";
 import vm from "node:vm";
+import { leftOutOf } from "@tonus/contract";
 import { describe, expect, it } from "vitest";
 import {
   type BloodPressureRecord,
@@ -115,6 +116,7 @@ describe("importAppleHealthXml", () => {
     expect(workouts[1]).toMatchObject({ activity: "running", durationS: 1800, energyJ: 1200000 });
     expect(report.ignored).toBe(1);
     expect(report.warnings.map((w) => w.detail)).toContain("HKQuantityTypeIdentifierFlightsClimbed");
+    expect(leftOutOf(report.warnings)).toMatchObject({ types: ["FlightsClimbed"], other: [] });
     expect(report.read).toBe(18);
     expect(report.emitted).toBe(records.length);
   });
@@ -148,6 +150,7 @@ describe("importAppleHealthXml", () => {
       expect(report.fatal).toBeUndefined();
       expect(report.warnings[0]).toMatchObject({ reason: "xml_entity_declared" });
       expect(report.warnings[0]?.detail).toContain("15 entities");
+      expect(leftOutOf(report.warnings)).toMatchObject({ entitiesDeclared: true, other: [] });
       expect(report.rejected).toEqual([expect.objectContaining({ reason: "invalid_value" })]);
       // the entity references stay literal text: nothing read from the file system
       expect(records).toEqual([expect.objectContaining({ value: 61, meta: { device: "&xxe;&web;" } })]);

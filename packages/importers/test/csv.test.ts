@@ -1,3 +1,4 @@
+import { leftOutOf } from "@tonus/contract";
 import { describe, expect, it } from "vitest";
 import {
   type CsvMapping,
@@ -515,6 +516,7 @@ describe("importHealthExport", () => {
       { reason: "unsupported_type", detail: "column Heart rate" },
       { reason: "unsupported_type", detail: "column Steps" },
     ]);
+    expect(leftOutOf(report.warnings)).toMatchObject({ columns: ["Heart rate", "Steps"], other: [] });
     // Whoop's and Oura's full headers: only measures their readers take nowhere else are named, not
     // the other columns of a measure they read (sleep stages, the lowest resting rate) nor their scores.
     const whoop =

@@ -1,3 +1,4 @@
+import { leftOutOf } from "@tonus/contract";
 // Hand-built FIT files for the edges of the protocol that real device files do not show (U7): odd header
 // sizes, no data, big-endian definitions, a 255-byte field declared as uint16, compressed timestamps.
 import { describe, expect, it } from "vitest";
@@ -139,6 +140,7 @@ describe("FIT protocol edges", () => {
       startedAt: T0 * 1000,
     });
     expect(report.warnings).toEqual([expect.objectContaining({ reason: "out_of_range" })]);
+    expect(leftOutOf(report.warnings)).toMatchObject({ rrOutside: 1, other: [] });
   });
 
   it("reports a data message whose definition never came", async () => {

@@ -1,5 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
+import { leftOutOf } from "@tonus/contract";
 import { describe, expect, it } from "vitest";
 import {
   chunksOf,
@@ -89,6 +90,8 @@ describe("importFit on real device files", () => {
   it("skips developer fields and says so", async () => {
     const { report } = await importFile("developer-types-sample.fit");
     expect(report.warnings.map((w) => w.detail)).toContain("developer fields skipped");
+    // The report's reader (the web's "Left out" list) knows this warning.
+    expect(leftOutOf(report.warnings)).toMatchObject({ developerFields: true, other: [] });
   });
 
   it("reads 337 monitoring messages and their steps", async () => {

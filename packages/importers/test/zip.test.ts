@@ -1,3 +1,4 @@
+import { leftOutOf } from "@tonus/contract";
 import { describe, expect, it } from "vitest";
 import {
   bytesSource,
@@ -52,10 +53,16 @@ describe("importAppleHealthZip", () => {
       { name: "apple_health_export/export_cda.xml", data: enc.encode("<ClinicalDocument/>") },
       { name: "apple_health_export/workout-routes/route_1.gpx", data: enc.encode("<gpx/>"), method: 0 },
       { name: "apple_health_export/export.xml", data: enc.encode(XML) },
+      { name: "apple_health_export/old/export.zip", data: enc.encode("PK"), method: 0 },
     ]);
     const { records, report } = await importZip(zip);
     expect(report.fatal).toBeUndefined();
     expect(records.map((r) => (r.kind === "sample" ? r.metric : r.kind))).toEqual(["heart_rate", "steps"]);
+    // A zip inside is not opened, and the report says which.
+    expect(leftOutOf(report.warnings)).toMatchObject({
+      files: ["apple_health_export/old/export.zip"],
+      other: [],
+    });
     expect(report.bytesRead).toBeGreaterThan(0);
     expect(report.bytesRead).toBeLessThanOrEqual(zip.length);
   });

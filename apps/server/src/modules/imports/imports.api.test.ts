@@ -6,6 +6,7 @@ import {
   IMPORTS_API,
   type Import,
   type ImportList,
+  leftOutOf,
   type MeasurementList,
 } from "@tonus/contract";
 import { chunksOf, collect, importFit } from "@tonus/importers";
@@ -210,6 +211,8 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     const records = await collect(importFit(chunksOf(new Uint8Array(fitFile))).records);
     expect(done.report).toMatchObject({ imported: records.length, ignored: 1 });
     expect(done.report?.warnings).toContainEqual({ reason: "unsupported_type", entry: "more/inner.zip" });
+    // The report's "Left out" list names it.
+    expect(leftOutOf(done.report?.warnings ?? [])).toMatchObject({ files: ["more/inner.zip"], other: [] });
   });
 
   it("keeps what a truncated export.xml holds before the cut and says where it ends (U5)", async () => {

@@ -1,9 +1,11 @@
 import {
   type DisplayUnit,
   displayUnitOf,
+  hasLeftOut,
   type Import,
   type ImportProblem,
   isMetricKey,
+  leftOutOf,
   toDisplayUnit,
 } from "@tonus/contract";
 import type { TFunction } from "i18next";
@@ -12,7 +14,6 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { useProfile } from "../profile/use-profile.ts";
-import { hasLeftOut, leftOutOf } from "./report-notes.ts";
 import { isMobileBack, sourcePath } from "./source-paths.ts";
 
 const SHOWN_PROBLEMS = 20;

@@ -1,10 +1,11 @@
-import type { ImportProblem } from "@tonus/contract";
+import type { ImportProblem } from "./imports.ts";
 
 /**
  * What an import left out, from its report's warnings, grouped for a person to read: the data types
  * Tonus does not keep, the measure columns a known export's reader skipped, the files in an archive it
  * did not open, and one-off notes (beat intervals out of range, developer fields, entities declared).
  * The importers' `detail` texts are English for logs; only the file's own names are shown from them.
+ * packages/importers' tests hold each warning an importer writes to this reading (none is `other`).
  */
 export type LeftOut = {
   /** Data types of the file (Apple Health identifiers without their `HK…Identifier` prefix). */
