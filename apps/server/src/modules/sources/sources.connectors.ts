@@ -1,7 +1,7 @@
 import type { CloudState } from "@tonus/contract";
 import type { Db } from "../../db/client.ts";
 import type { Config } from "../../lib/config.ts";
-import { isConnectorConfigured } from "../connectors/connectors.providers.ts";
+import { findProvider, isConnectorConfigured, isRetired } from "../connectors/connectors.providers.ts";
 import { listConnectionsOf } from "../connectors/connectors.repo.ts";
 import type { CloudProvider } from "./sources.entries.ts";
 
@@ -12,6 +12,12 @@ import type { CloudProvider } from "./sources.entries.ts";
  */
 export function isCloudAvailable(provider: CloudProvider, config: Config): boolean {
   return isConnectorConfigured(config, provider);
+}
+
+/** True once the vendor has turned the provider's API off (the legacy Fitbit Web API). */
+export function isCloudRetired(provider: CloudProvider, now = new Date()): boolean {
+  const def = findProvider(provider);
+  return def !== undefined && isRetired(def, now);
 }
 
 /** The caller's cloud connections by provider: linked, or waiting to be authorised again. */

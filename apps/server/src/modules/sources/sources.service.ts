@@ -11,9 +11,10 @@ import {
 } from "@tonus/contract";
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
+import { findProvider } from "../connectors/connectors.providers.ts";
 import { latestImportsBySource } from "../imports/imports.service.ts";
 import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
-import { cloudStatesOf, isCloudAvailable } from "./sources.connectors.ts";
+import { cloudStatesOf, isCloudAvailable, isCloudRetired } from "./sources.connectors.ts";
 import type { MethodDef, SourceEntry } from "./sources.entries.ts";
 import { guideSteps } from "./sources.guides.ts";
 
@@ -50,11 +51,13 @@ function methodOut(entry: SourceEntry, method: MethodDef, ctx: Pick<AppContext, 
       return { kind: "bluetooth", steps: guideSteps("bluetooth_measure", entry.name) };
     case "cloud": {
       const available = isCloudAvailable(method.provider, ctx.config);
+      // The steps name the vendor as its button does ("Connect Oura"), not the gadget ("Oura Ring").
+      const vendor = findProvider(method.provider)?.name ?? entry.name;
       return {
         kind: "cloud",
         provider: method.provider,
         available,
-        steps: guideSteps(available ? "cloud_available" : "cloud_unavailable", entry.name),
+        steps: guideSteps(available ? "cloud_available" : "cloud_unavailable", vendor),
       };
     }
     case "mobile_app":
@@ -120,7 +123,10 @@ export async function getSource(ctx: Ctx, userId: string, slug: string): Promise
   return {
     ...summaryOf(entry, last, clouds, ctx),
     description: entry.description,
-    methods: entry.methods.map((m) => methodOut(entry, m, ctx)),
+    // A vendor's retired API is news only to those still linked through it (to disconnect).
+    methods: entry.methods
+      .filter((m) => !(m.kind === "cloud" && isCloudRetired(m.provider) && !clouds.has(m.provider)))
+      .map((m) => methodOut(entry, m, ctx)),
     last_import: last ?? null,
   };
 }

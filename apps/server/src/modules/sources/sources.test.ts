@@ -171,6 +171,28 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
     expect(new Set(theirs.results.map((s) => s.cloud))).toEqual(new Set(["none"]));
   });
 
+  it("names the vendor in the cloud steps, and shows a retired API only to those still linked through it", async () => {
+    const a = await createTestUser(app.ctx.database);
+    const b = await createTestUser(app.ctx.database);
+    const detail = async (user: typeof a, slug: string) =>
+      (await user.client(app).get(SOURCES_API.detail.replace(":slug", slug))).json() as SourceDetail;
+    // The step says the vendor, as the connector's button does ("Connect Oura"), not the ring.
+    const ouraCloud = (await detail(a, "oura-ring")).methods.find((m) => m.kind === "cloud");
+    expect(ouraCloud?.steps.en[0]).toContain("the Oura cloud");
+    expect(ouraCloud?.steps.en.join(" ")).not.toContain("Oura Ring");
+    // Fitbit turned its Web API off on 2026-10-30 (the connector's retiredOn).
+    const fitbitEntry = CATALOGUE.find((e) =>
+      e.methods.some((m) => m.kind === "cloud" && m.provider === "fitbit"),
+    );
+    if (!fitbitEntry) throw new Error("no entry with Fitbit's cloud");
+    const providers = (d: SourceDetail) => d.methods.flatMap((m) => (m.kind === "cloud" ? [m.provider] : []));
+    expect(providers(await detail(a, fitbitEntry.slug))).not.toContain("fitbit");
+    await app.ctx.database.db
+      .insert(connectorConnections)
+      .values({ userId: b.userId, provider: "fitbit", historyStart: new Date("2026-01-01T00:00:00Z") });
+    expect(providers(await detail(b, fitbitEntry.slug))).toContain("fitbit");
+  });
+
   it("serves every entry's monogram as an SVG without cookies, and 404 for anything else", async () => {
     const logo = await app.inject({ method: "GET", url: "/media/sources/oura-ring.svg" });
     expect(logo.statusCode).toBe(200);
