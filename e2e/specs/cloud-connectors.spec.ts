@@ -38,6 +38,10 @@ for (const { lang, browserLocale } of LANGS) {
       await source.connect();
       await expect(page).toHaveURL(/\/data-sources\/oura-ring$/, { timeout: 30_000 });
       await source.expectConnected();
+      // The provider's answer, far down the page, is brought into view and takes the focus.
+      const answer = source.connection.locator(".cloud-connection__flash");
+      await expect(answer).toBeFocused();
+      await expect(answer).toBeInViewport();
       await source.expectSynced();
       await expectNoAxeViolations(page);
 

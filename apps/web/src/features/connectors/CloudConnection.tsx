@@ -1,5 +1,5 @@
 import type { Connector, ConnectorProvider } from "@tonus/contract";
-import { useEffect, useId, useState } from "react";
+import { useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -10,7 +10,8 @@ import { leavePage, useConnector, useStartConnect } from "./connectors-api.ts";
 import { formatDay, isRetired, metricList } from "./connectors-format.ts";
 import "./connectors.css";
 
-type Flash = { status: "success" | "error" | "info"; key: string };
+/** A message on the panel; `landing` when it is the provider's answer the page came back with. */
+type Flash = { status: "success" | "error" | "info"; key: string; landing?: boolean };
 
 /** The result flags the OAuth callback puts on the page it lands on (`?connect=…&provider=…&reason=…`). */
 function useConnectResult(provider: ConnectorProvider): [Flash | null, (f: Flash | null) => void] {
@@ -20,11 +21,12 @@ function useConnectResult(provider: ConnectorProvider): [Flash | null, (f: Flash
     const outcome = params.get("connect");
     if (!outcome || params.get("provider") !== provider) return;
     const reason = params.get("reason");
-    if (outcome === "ok") setFlash({ status: "success", key: "connectors.result.ok" });
+    if (outcome === "ok") setFlash({ status: "success", key: "connectors.result.ok", landing: true });
     else
       setFlash({
         status: "error",
         key: `connectors.result.${reason === "denied" || reason === "expired" ? reason : "failed"}`,
+        landing: true,
       });
     // The flags are read once; a reload must not show the message again.
     const next = new URLSearchParams(params);
@@ -39,25 +41,62 @@ function useConnectResult(provider: ConnectorProvider): [Flash | null, (f: Flash
  * the person's connection — connect, connected since, last sync and its report, sync now with its
  * progress, the last error, disconnect with a confirmation.
  */
-export function CloudConnection({ provider }: { provider: ConnectorProvider }) {
+export function CloudConnection({
+  provider,
+  hasFileRoute = false,
+}: {
+  provider: ConnectorProvider;
+  /** The entry's page also offers an export file of this provider's data (its steps say how). */
+  hasFileRoute?: boolean;
+}) {
   const { t } = useTranslation();
   const headingId = useId();
   const connector = useConnector(provider);
   const [flash, setFlash] = useConnectResult(provider);
   const name = connector.data?.name ?? "";
+  const flashRef = useRef<HTMLDivElement>(null);
+  const connection = connector.data?.connection;
+  // "Connected" no longer holds once a sync found the token refused or failed: the error says what now.
+  const shown =
+    flash?.status === "success" && (connection?.status === "reconnect_needed" || connection?.last_error)
+      ? null
+      : flash;
+
+  // The provider's answer sits far down the page the browser came back to, and a disconnect's outcome
+  // replaces the button that had the focus: the message is brought into view and takes the focus.
+  useEffect(() => {
+    const node = flashRef.current;
+    if (!flash || !node || !connector.data) return;
+    if (flash.landing) node.scrollIntoView({ block: "center" });
+    if (flash.landing || !document.activeElement || document.activeElement === document.body) node.focus();
+  }, [flash, connector.data]);
 
   return (
     <section className="cloud-connection" aria-labelledby={headingId}>
       <h3 id={headingId}>{name ? t("connectors.title", { name }) : t("connectors.title_generic")}</h3>
-      {flash && <Alert status={flash.status}>{t(flash.key, { name })}</Alert>}
+      {shown && (
+        <div ref={flashRef} tabIndex={-1} className="cloud-connection__flash">
+          <Alert status={shown.status}>{t(shown.key, { name })}</Alert>
+        </div>
+      )}
       {connector.isPending && <LoadingState />}
       {connector.isError && <Alert status="error">{t("connectors.load_failed")}</Alert>}
-      {connector.data && <ConnectorBody connector={connector.data} onFlash={setFlash} />}
+      {connector.data && (
+        <ConnectorBody connector={connector.data} hasFileRoute={hasFileRoute} onFlash={setFlash} />
+      )}
     </section>
   );
 }
 
-function ConnectorBody({ connector, onFlash }: { connector: Connector; onFlash: (f: Flash | null) => void }) {
+function ConnectorBody({
+  connector,
+  hasFileRoute,
+  onFlash,
+}: {
+  connector: Connector;
+  hasFileRoute: boolean;
+  onFlash: (f: Flash | null) => void;
+}) {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const start = useStartConnect(connector.provider);
@@ -68,7 +107,9 @@ function ConnectorBody({ connector, onFlash }: { connector: Connector; onFlash: 
     start.mutate(pathname, { onSuccess: (answer) => leavePage.to(answer.authorization_url) });
   };
 
-  const exportFile = connector.has_export_file && <p>{t("connectors.use_export", { name })}</p>;
+  const exportFile = connector.has_export_file && hasFileRoute && (
+    <p>{t("connectors.use_export", { name })}</p>
+  );
   if (connector.retired_on && isRetired(connector.retired_on)) {
     return (
       <>

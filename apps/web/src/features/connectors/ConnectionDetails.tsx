@@ -1,9 +1,9 @@
 import type { Connection, Connector } from "@tonus/contract";
-import { type ReactNode, useEffect, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
-import { isSyncBusy, useDisconnect, useSyncNow } from "./connectors-api.ts";
+import { isSyncBusy, useDisconnect, useRefreshSources, useSyncNow } from "./connectors-api.ts";
 import { formatMoment, reasonKey } from "./connectors-format.ts";
 
 type Props = {
@@ -29,18 +29,40 @@ export function ConnectionDetails({
   const { t, i18n } = useTranslation();
   const sync = useSyncNow(connector.provider);
   const disconnect = useDisconnect(connector.provider);
+  const refreshSources = useRefreshSources();
   const [isConfirming, setIsConfirming] = useState(false);
-  const confirmRef = useRef<HTMLFieldSetElement>(null);
+  const cancelRef = useRef<HTMLButtonElement>(null);
+  const disconnectRef = useRef<HTMLButtonElement>(null);
+  const statusId = useId();
   const name = connector.name;
   const when = (iso: string) => formatMoment(iso, i18n.language);
   const report = connection.last_sync_report;
   const needsReconnect = connection.status === "reconnect_needed";
   const isBusy = isSyncBusy(connector) || sync.isPending;
+  const paused = connection.sync_state === "waiting";
 
+  // A sync this page watched has ended: the status line says so (a screen reader hears it), and the
+  // entry's and the catalogue's badges catch up (the sync may have found the token refused).
+  const wasBusy = useRef(isBusy);
+  const [finished, setFinished] = useState(false);
   useEffect(() => {
-    // Keyboard users land on the confirming button; Cancel is next to it.
-    if (isConfirming) confirmRef.current?.querySelector("button")?.focus();
+    if (wasBusy.current && !isBusy) {
+      setFinished(true);
+      refreshSources();
+    }
+    if (isBusy) setFinished(false);
+    wasBusy.current = isBusy;
+  }, [isBusy, refreshSources]);
+
+  // Keyboard users land on Cancel, the harmless choice: Enter twice does not disconnect.
+  useEffect(() => {
+    if (isConfirming) cancelRef.current?.focus();
   }, [isConfirming]);
+  const stopConfirming = () => {
+    setIsConfirming(false);
+    // Back to the button that opened the question, once it is drawn again.
+    requestAnimationFrame(() => disconnectRef.current?.focus());
+  };
 
   // The flash belongs to the panel, which outlives this component: once the connection is gone from
   // the refetched connector, this one unmounts, and `mutate`'s own callbacks would no longer run.
@@ -95,17 +117,24 @@ export function ConnectionDetails({
           )}
         </section>
       )}
-      <p role="status" className="muted">
+      <p role="status" className="muted" id={statusId}>
         {connection.sync_state === "queued" && t("connectors.state.queued")}
         {connection.sync_state === "running" && t("connectors.state.running")}
-        {connection.sync_state === "waiting" &&
-          connection.retry_at &&
-          t("connectors.state.waiting", { time: when(connection.retry_at) })}
+        {paused && connection.retry_at && t("connectors.state.waiting", { time: when(connection.retry_at) })}
+        {connection.sync_state === "idle" &&
+          finished &&
+          connection.last_sync_at &&
+          t("connectors.state.done", { time: when(connection.last_sync_at) })}
       </p>
       {startFailed}
       {(sync.isError || disconnect.isError) && <Alert status="error">{t("connectors.action_failed")}</Alert>}
       {isConfirming ? (
-        <fieldset className="cloud-connection__confirm" ref={confirmRef}>
+        <fieldset
+          className="cloud-connection__confirm"
+          onKeyDown={(e) => {
+            if (e.key === "Escape" && !disconnect.isPending) stopConfirming();
+          }}
+        >
           <legend>{t("connectors.confirm_title", { name })}</legend>
           <p>{t("connectors.confirm_text", { name })}</p>
           <div className="actions">
@@ -113,8 +142,9 @@ export function ConnectionDetails({
               {t("connectors.confirm_yes", { name })}
             </Button>
             <Button
+              ref={cancelRef}
               variant="secondary"
-              onClick={() => setIsConfirming(false)}
+              onClick={stopConfirming}
               disabled={disconnect.isPending}
             >
               {t("connectors.cancel")}
@@ -125,11 +155,21 @@ export function ConnectionDetails({
         <div className="actions">
           {reconnect}
           {canSync && !needsReconnect && (
-            <Button isBusy={isBusy} onClick={() => sync.mutate()}>
+            // During a pause the status line says when the sync resumes; pressing would change nothing.
+            <Button
+              isBusy={isBusy}
+              keepsFocusWhenBusy
+              aria-disabled={paused || undefined}
+              aria-describedby={paused ? statusId : undefined}
+              onClick={() => {
+                onFlash(null);
+                sync.mutate();
+              }}
+            >
               {t("connectors.sync_now")}
             </Button>
           )}
-          <Button variant="secondary" onClick={() => setIsConfirming(true)}>
+          <Button ref={disconnectRef} variant="secondary" onClick={() => setIsConfirming(true)}>
             {t("connectors.disconnect")}
           </Button>
         </div>

@@ -7,6 +7,7 @@ import {
   type ConnectResponse,
   type DisconnectResponse,
 } from "@tonus/contract";
+import { useCallback } from "react";
 import { apiRequest } from "../../shared/api/client.ts";
 import { SOURCES_QUERY_KEY } from "../sources/sources-api.ts";
 
@@ -20,12 +21,24 @@ export function isSyncBusy(connector: Connector | undefined): boolean {
   return state === "queued" || state === "running";
 }
 
-/** The person's connection to one provider; polled every 2 s while a sync is under way. */
+/**
+ * How soon to look again: every 2 s while a sync is under way; while it waits out a pause, just after
+ * the pause ends (between 2 and 30 s from now), so the page follows the sync when it resumes.
+ */
+export function pollDelay(connector: Connector | undefined, now = Date.now()): number | false {
+  if (isSyncBusy(connector)) return 2000;
+  const connection = connector?.connection;
+  if (connection?.sync_state !== "waiting" || !connection.retry_at) return false;
+  const untilRetry = Date.parse(connection.retry_at) - now + 1500;
+  return Math.min(30_000, Math.max(2000, Number.isFinite(untilRetry) ? untilRetry : 30_000));
+}
+
+/** The person's connection to one provider, followed while a sync runs or waits ({@link pollDelay}). */
 export function useConnector(provider: ConnectorProvider) {
   return useQuery({
     queryKey: connectorKey(provider),
     queryFn: () => apiRequest<Connector>(pathOf(CONNECTORS_API.one, provider)),
-    refetchInterval: (query) => (isSyncBusy(query.state.data) ? 2000 : false),
+    refetchInterval: (query) => pollDelay(query.state.data),
   });
 }
 
@@ -46,6 +59,15 @@ export function useSyncNow(provider: ConnectorProvider) {
     mutationFn: () => apiRequest<Connector>(pathOf(CONNECTORS_API.sync, provider), { method: "POST" }),
     onSuccess: (connector) => queryClient.setQueryData(connectorKey(provider), connector),
   });
+}
+
+/** The catalogue's and the entry's badges follow the connection (a sync may find the token refused). */
+export function useRefreshSources() {
+  const queryClient = useQueryClient();
+  return useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY }),
+    [queryClient],
+  );
 }
 
 export function useDisconnect(provider: ConnectorProvider) {

@@ -7,7 +7,7 @@ import "../../i18n/index.ts";
 import { changeLanguage } from "../../i18n/index.ts";
 import { configureApiClient } from "../../shared/api/client.ts";
 import { CloudConnection } from "./CloudConnection.tsx";
-import { leavePage } from "./connectors-api.ts";
+import { leavePage, pollDelay } from "./connectors-api.ts";
 
 configure({ asyncUtilTimeout: 8000 });
 
@@ -68,10 +68,11 @@ function mockApi(
   });
 }
 
-function renderAt(path = "/data-sources/oura-ring") {
-  const router = createMemoryRouter([{ path: "*", element: <CloudConnection provider="oura" /> }], {
-    initialEntries: [path],
-  });
+function renderAt(path = "/data-sources/oura-ring", hasFileRoute = true) {
+  const router = createMemoryRouter(
+    [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute={hasFileRoute} /> }],
+    { initialEntries: [path] },
+  );
   render(
     <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
       <RouterProvider router={router} />
@@ -93,11 +94,17 @@ describe("CloudConnection", () => {
     expect(await screen.findByRole("heading", { name: "Oura account" })).toBeTruthy();
     expect(
       screen.getByText(
-        /cannot be connected on this installation of Tonus: its operator has not added Oura's API credentials/,
+        "This installation of Tonus is not set up to connect Oura accounts: its administrator can turn this on by registering it with Oura.",
       ),
     ).toBeTruthy();
-    expect(screen.getByText(/with an export file from Oura/)).toBeTruthy();
+    expect(screen.getByText(/with the export file this page describes/)).toBeTruthy();
     expect(screen.queryByRole("button")).toBeNull();
+    // An entry of the provider without a file of its own (a gadget read through its app) promises none.
+    cleanup();
+    mockApi({ connector: oura({ configured: false }) }, []);
+    renderAt("/data-sources/oura-ring", false);
+    await screen.findByRole("heading", { name: "Oura account" });
+    expect(screen.queryByText(/export file/)).toBeNull();
   });
 
   it("connects: asks the server to start and leaves for the provider, coming back to this page", async () => {
@@ -130,7 +137,7 @@ describe("CloudConnection", () => {
     renderAt();
     expect(await screen.findByText("Connected since")).toBeTruthy();
     expect(screen.getByText("Values read").nextElementSibling?.textContent).toBe("36");
-    expect(screen.getByText("New").nextElementSibling?.textContent).toBe("34");
+    expect(screen.getByText("Added").nextElementSibling?.textContent).toBe("34");
     expect(screen.getByText("Refused").nextElementSibling?.textContent).toBe("2");
     expect(screen.getByText("Outside the plausible range: 1")).toBeTruthy();
     expect(screen.getByText("Unreadable: 1")).toBeTruthy();
@@ -162,8 +169,15 @@ describe("CloudConnection", () => {
     fireEvent.click(screen.getByRole("button", { name: "Sync now" }));
     expect(await screen.findByText("Syncing…")).toBeTruthy();
     expect(screen.getByRole("button", { name: /Sync now/ }).getAttribute("aria-busy")).toBe("true");
+    const button = screen.getByRole("button", { name: /Sync now/ });
+    // Busy, but still focusable: the keyboard's focus stays where it was.
+    expect(button.hasAttribute("disabled")).toBe(false);
+    expect(button.getAttribute("aria-disabled")).toBe("true");
+    fireEvent.click(button);
     await waitFor(() => expect(screen.getByText("Values read").nextElementSibling?.textContent).toBe("5"));
     expect(screen.queryByText("Syncing…")).toBeNull();
+    // The end is said in the status line.
+    expect(screen.getByRole("status").textContent).toMatch(/^Sync finished: .+\.$/);
     expect(calls.filter((c) => c.method === "POST" && c.path.endsWith("/sync/"))).toHaveLength(1);
   });
 
@@ -179,13 +193,21 @@ describe("CloudConnection", () => {
     fireEvent.click(await screen.findByRole("button", { name: "Disconnect" }));
     const group = screen.getByRole("group", { name: /Disconnect Oura\?/ });
     expect(group.textContent).toContain("Data already imported stays on your dashboard.");
-    await waitFor(() => expect(document.activeElement?.textContent).toBe("Disconnect Oura"));
+    // The focus starts on Cancel: pressing Enter twice does not disconnect.
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Cancel"));
     fireEvent.click(screen.getByRole("button", { name: "Cancel" }));
+    expect(screen.queryByRole("group")).toBeNull();
+    await waitFor(() => expect(document.activeElement?.textContent).toBe("Disconnect"));
+    // Escape closes the question the same way.
+    fireEvent.click(screen.getByRole("button", { name: "Disconnect" }));
+    fireEvent.keyDown(screen.getByRole("button", { name: "Cancel" }), { key: "Escape" });
     expect(screen.queryByRole("group")).toBeNull();
     expect(calls.some((c) => c.method === "DELETE")).toBe(false);
     fireEvent.click(screen.getByRole("button", { name: "Disconnect" }));
     fireEvent.click(screen.getByRole("button", { name: "Disconnect Oura" }));
     expect(await screen.findByText(/did not confirm that it revoked Tonus's access/)).toBeTruthy();
+    // The outcome takes the focus from the button that went away.
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/did not confirm/));
     expect(await screen.findByRole("button", { name: "Connect Oura" })).toBeTruthy();
     expect(calls).toContainEqual({
       path: "/dashboard_api/v1/connectors/oura/",
@@ -200,6 +222,8 @@ describe("CloudConnection", () => {
     expect(
       await screen.findByText("You did not allow Tonus to read your Oura data, so nothing was connected."),
     ).toBeTruthy();
+    // The answer the browser came back with takes the focus, wherever the panel is on the page.
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^You did not allow Tonus/));
     await waitFor(() => expect(router.state.location.search).toBe("?tab=2"));
     cleanup();
     mockApi({ connector: oura() }, []);
@@ -241,7 +265,50 @@ describe("CloudConnection", () => {
     expect(
       await screen.findByText("Oura asked Tonus to slow down. The sync goes on by itself."),
     ).toBeTruthy();
-    expect(screen.getByRole("status").textContent).toMatch(/^Paused until .+; the sync resumes by itself\.$/);
+    expect(screen.getByRole("status").textContent).toMatch(/^Next attempt: .+\.$/);
+    // Pressing Sync now during the pause would change nothing: it says it is unavailable, and why.
+    const syncNow = screen.getByRole("button", { name: "Sync now" });
+    expect(syncNow.getAttribute("aria-disabled")).toBe("true");
+    expect(syncNow.getAttribute("aria-describedby")).toBe(screen.getByRole("status").id);
+  });
+
+  it("follows a paused sync: looks again just after the pause ends, every 2 s while one runs", () => {
+    const now = Date.parse("2026-11-23T10:00:00Z");
+    const waiting = (retry_at: string | null) =>
+      oura({ connection: connection({ sync_state: "waiting", retry_at }) });
+    expect(pollDelay(waiting("2026-11-23T10:00:20Z"), now)).toBe(21_500);
+    expect(pollDelay(waiting("2026-11-23T11:30:00Z"), now)).toBe(30_000);
+    expect(pollDelay(waiting("2026-11-23T09:59:00Z"), now)).toBe(2000);
+    expect(pollDelay(oura({ connection: connection({ sync_state: "running" }) }), now)).toBe(2000);
+    expect(pollDelay(oura({ connection: connection() }), now)).toBe(false);
+    expect(pollDelay(undefined, now)).toBe(false);
+  });
+
+  it("drops the connected message once a sync finds the access refused", async () => {
+    const state = { connector: oura({ connection: connection() }) };
+    mockApi(state, []);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const router = createMemoryRouter(
+      [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute /> }],
+      { initialEntries: ["/data-sources/oura-ring?connect=ok&provider=oura"] },
+    );
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    expect(
+      await screen.findByText("Your Oura account is connected. Tonus is bringing in your data now."),
+    ).toBeTruthy();
+    state.connector = oura({
+      connection: connection({
+        status: "reconnect_needed",
+        last_error: { code: "reconnect_needed", at: "2026-11-23T10:00:00Z" },
+      }),
+    });
+    await client.invalidateQueries();
+    expect(await screen.findByText(/no longer accepts Tonus's access/)).toBeTruthy();
+    expect(screen.queryByText(/is connected/)).toBeNull();
   });
 
   it("says when the vendor turned the API off, offering the export file and only a disconnect", async () => {
@@ -252,7 +319,7 @@ describe("CloudConnection", () => {
         "Fitbit turned this API off on October 30, 2026, so Tonus can no longer read it.",
       ),
     ).toBeTruthy();
-    expect(screen.getByText(/with an export file from Fitbit/)).toBeTruthy();
+    expect(screen.getByText(/with the export file this page describes/)).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Sync now" })).toBeNull();
     expect(screen.queryByRole("button", { name: /Connect/ })).toBeNull();
     expect(screen.getByRole("button", { name: "Disconnect" })).toBeTruthy();
@@ -263,7 +330,7 @@ describe("CloudConnection", () => {
     mockApi({ connector: oura({ connection: connection() }) }, []);
     renderAt("/data-sources/oura-ring?connect=ok&provider=oura");
     expect(await screen.findByRole("heading", { name: "Аккаунт Oura" })).toBeTruthy();
-    expect(screen.getByText("Аккаунт Oura подключён. Первая синхронизация уже началась.")).toBeTruthy();
+    expect(screen.getByText("Аккаунт Oura подключён. Tonus уже загружает ваши данные.")).toBeTruthy();
     expect(screen.getByText("Прочитано значений").nextElementSibling?.textContent).toBe("36");
     expect(screen.getByText("Вне правдоподобного диапазона: 1")).toBeTruthy();
     expect(screen.getByRole("button", { name: "Синхронизировать сейчас" })).toBeTruthy();

@@ -115,15 +115,20 @@ function MethodCard({
         </p>
       )}
       {method.kind === "file" && <ImportPanel source={source} importer={method.importer} />}
-      {method.kind === "cloud" && <CloudMethod provider={method.provider} />}
+      {method.kind === "cloud" && (
+        <CloudMethod
+          provider={method.provider}
+          hasFileRoute={source.methods.some((m) => m.kind === "file")}
+        />
+      )}
     </Card>
   );
 }
 
 /** The connector's own panel (connect, sync, report, disconnect), or the plain "not here" note. */
-function CloudMethod({ provider }: { provider: string }) {
+function CloudMethod({ provider, hasFileRoute }: { provider: string; hasFileRoute: boolean }) {
   const parsed = ConnectorProviderSchema.safeParse(provider);
-  return parsed.success ? <CloudConnection provider={parsed.data} /> : null;
+  return parsed.success ? <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} /> : null;
 }
 
 function methodKey(m: SourceMethod): string {
