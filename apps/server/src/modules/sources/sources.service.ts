@@ -123,10 +123,12 @@ export async function getSource(ctx: Ctx, userId: string, slug: string): Promise
   return {
     ...summaryOf(entry, last, clouds, ctx),
     description: entry.description,
-    // A vendor's retired API is news only to those still linked through it (to disconnect).
+    // A vendor's retired API is news only to those still linked through it (to disconnect). A cloud
+    // this installation can connect comes first: once linked, the data arrives with nothing more to do.
     methods: entry.methods
       .filter((m) => !(m.kind === "cloud" && isCloudRetired(m.provider) && !clouds.has(m.provider)))
-      .map((m) => methodOut(entry, m, ctx)),
+      .map((m) => methodOut(entry, m, ctx))
+      .sort((a, b) => Number(b.kind === "cloud" && b.available) - Number(a.kind === "cloud" && a.available)),
     last_import: last ?? null,
   };
 }

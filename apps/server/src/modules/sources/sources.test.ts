@@ -180,6 +180,19 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
     const ouraCloud = (await detail(a, "oura-ring")).methods.find((m) => m.kind === "cloud");
     expect(ouraCloud?.steps.en[0]).toContain("the Oura cloud");
     expect(ouraCloud?.steps.en.join(" ")).not.toContain("Oura Ring");
+    // Not configured here: after the file; once the operator configures it, first.
+    const kinds = async () => (await detail(a, "oura-ring")).methods.map((m) => m.kind);
+    expect(await kinds()).toEqual(["file", "aggregator", "cloud"]);
+    const config = app.ctx.config as unknown as Record<string, string | undefined>;
+    Object.assign(config, { OURA_CLIENT_ID: "id", OURA_CLIENT_SECRET: "secret" });
+    try {
+      expect(await kinds()).toEqual(["cloud", "file", "aggregator"]);
+      const steps = (await detail(a, "oura-ring")).methods[0]?.steps.en ?? [];
+      expect(steps[0]).toBe("Press Connect Oura below: Tonus takes you to Oura, where you sign in.");
+    } finally {
+      config.OURA_CLIENT_ID = undefined;
+      config.OURA_CLIENT_SECRET = undefined;
+    }
     // Fitbit turned its Web API off on 2026-10-30 (the connector's retiredOn).
     const fitbitEntry = CATALOGUE.find((e) =>
       e.methods.some((m) => m.kind === "cloud" && m.provider === "fitbit"),

@@ -1,5 +1,5 @@
 import type { Connector, ConnectorProvider } from "@tonus/contract";
-import { useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -44,10 +44,13 @@ function useConnectResult(provider: ConnectorProvider): [Flash | null, (f: Flash
 export function CloudConnection({
   provider,
   hasFileRoute = false,
+  steps = null,
 }: {
   provider: ConnectorProvider;
   /** The entry's page also offers an export file of this provider's data (its steps say how). */
   hasFileRoute?: boolean;
+  /** How connecting goes, shown until the account is connected. */
+  steps?: ReactNode;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -81,6 +84,7 @@ export function CloudConnection({
       )}
       {connector.isPending && <LoadingState />}
       {connector.isError && <Alert status="error">{t("connectors.load_failed")}</Alert>}
+      {connector.data?.configured && !connection && steps}
       {connector.data && (
         <ConnectorBody connector={connector.data} hasFileRoute={hasFileRoute} onFlash={setFlash} />
       )}

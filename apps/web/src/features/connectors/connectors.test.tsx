@@ -132,6 +132,32 @@ describe("CloudConnection", () => {
     });
   });
 
+  it("shows how connecting goes until the account is connected", async () => {
+    const steps = <p>Press Connect Oura below.</p>;
+    const show = (connector: Connector) => {
+      mockApi({ connector }, []);
+      render(
+        <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+          <RouterProvider
+            router={createMemoryRouter([
+              { path: "*", element: <CloudConnection provider="oura" steps={steps} /> },
+            ])}
+          />
+        </QueryClientProvider>,
+      );
+    };
+    show(oura());
+    expect(await screen.findByText("Press Connect Oura below.")).toBeTruthy();
+    cleanup();
+    show(oura({ connection: connection() }));
+    await screen.findByText("Connected since");
+    expect(screen.queryByText("Press Connect Oura below.")).toBeNull();
+    cleanup();
+    show(oura({ configured: false }));
+    await screen.findByText(/not set up to connect Oura accounts/);
+    expect(screen.queryByText("Press Connect Oura below.")).toBeNull();
+  });
+
   it("shows since when, the last sync and its report with the reasons for refused values", async () => {
     mockApi({ connector: oura({ connection: connection() }) }, []);
     renderAt();

@@ -1,4 +1,5 @@
 import { ConnectorProviderSchema, type Locale, type SourceDetail, type SourceMethod } from "@tonus/contract";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { matchRoute } from "../../app/routes.ts";
@@ -94,14 +95,8 @@ function MethodCard({
       {method.kind === "mobile_app" && (
         <Alert status="info">{t(`sources.mobile_app_${method.platform}`)}</Alert>
       )}
-      {/* A cloud this installation cannot connect: the connector's panel says so, and offers the export file. */}
-      {!(method.kind === "cloud" && !method.available) && (
-        <ol className="method-card__steps">
-          {method.steps[locale].map((step) => (
-            <li key={step}>{step}</li>
-          ))}
-        </ol>
-      )}
+      {/* A cloud's steps are the connector panel's to show: only while there is something to connect. */}
+      {method.kind !== "cloud" && <Steps steps={method.steps[locale]} />}
       {method.kind === "aggregator" && (
         <p>
           <Link to={sourcePath(pathname, method.via)}>
@@ -119,6 +114,7 @@ function MethodCard({
         <CloudMethod
           provider={method.provider}
           hasFileRoute={source.methods.some((m) => m.kind === "file")}
+          steps={method.available ? <Steps steps={method.steps[locale]} /> : null}
         />
       )}
     </Card>
@@ -126,9 +122,29 @@ function MethodCard({
 }
 
 /** The connector's own panel (connect, sync, report, disconnect), or the plain "not here" note. */
-function CloudMethod({ provider, hasFileRoute }: { provider: string; hasFileRoute: boolean }) {
+function Steps({ steps }: { steps: readonly string[] }) {
+  return (
+    <ol className="method-card__steps">
+      {steps.map((step) => (
+        <li key={step}>{step}</li>
+      ))}
+    </ol>
+  );
+}
+
+function CloudMethod({
+  provider,
+  hasFileRoute,
+  steps,
+}: {
+  provider: string;
+  hasFileRoute: boolean;
+  steps: ReactNode;
+}) {
   const parsed = ConnectorProviderSchema.safeParse(provider);
-  return parsed.success ? <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} /> : null;
+  return parsed.success ? (
+    <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} steps={steps} />
+  ) : null;
 }
 
 function methodKey(m: SourceMethod): string {
