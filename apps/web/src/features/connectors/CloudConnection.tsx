@@ -66,13 +66,17 @@ export function CloudConnection({
       : flash;
 
   // The provider's answer sits far down the page the browser came back to, and a disconnect's outcome
-  // replaces the button that had the focus: the message is brought into view and takes the focus.
+  // replaces the button that had the focus: the message is brought into view and takes the focus, once
+  // (the connector is polled while it syncs; each answer must not pull the page back).
+  const placed = useRef<Flash | null>(null);
+  const loaded = connector.data !== undefined;
   useEffect(() => {
     const node = flashRef.current;
-    if (!flash || !node || !connector.data) return;
+    if (!flash || !node || !loaded || placed.current === flash) return;
+    placed.current = flash;
     if (flash.landing) node.scrollIntoView({ block: "center" });
     if (flash.landing || !document.activeElement || document.activeElement === document.body) node.focus();
-  }, [flash, connector.data]);
+  }, [flash, loaded]);
 
   return (
     <section className="cloud-connection" aria-labelledby={headingId}>

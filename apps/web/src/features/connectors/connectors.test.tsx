@@ -326,6 +326,14 @@ describe("CloudConnection", () => {
     expect(
       await screen.findByText("Your Oura account is connected. Tonus is bringing in your data now."),
     ).toBeTruthy();
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/is connected/));
+    // A later answer of the polled connector leaves the focus where the person has put it.
+    const syncNow = screen.getByRole("button", { name: "Sync now" });
+    syncNow.focus();
+    state.connector = oura({ connection: connection({ last_sync_at: "2026-11-23T09:45:00Z" }) });
+    await client.invalidateQueries();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(document.activeElement).toBe(syncNow);
     state.connector = oura({
       connection: connection({
         status: "reconnect_needed",
