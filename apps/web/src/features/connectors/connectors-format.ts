@@ -14,11 +14,18 @@ export function metricList(metrics: readonly MetricKey[], t: TFunction, language
   return new Intl.ListFormat(language, { type: "conjunction" }).format(names);
 }
 
-/** A moment in the browser's zone, in the page's language. */
-export function formatMoment(iso: string, language: string): string {
+/** A moment in the browser's zone, in the page's language; the year only when it is not this year's. */
+export function formatMoment(iso: string, language: string, now = new Date()): string {
   const date = new Date(iso);
   if (Number.isNaN(date.getTime())) return iso;
-  return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  if (date.getFullYear() !== now.getFullYear())
+    return new Intl.DateTimeFormat(language, { dateStyle: "medium", timeStyle: "short" }).format(date);
+  return new Intl.DateTimeFormat(language, {
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+  }).format(date);
 }
 
 /** A calendar day (`YYYY-MM-DD`) written out in the page's language. */

@@ -8,6 +8,7 @@ import { changeLanguage } from "../../i18n/index.ts";
 import { configureApiClient } from "../../shared/api/client.ts";
 import { CloudConnection } from "./CloudConnection.tsx";
 import { leavePage, pollDelay } from "./connectors-api.ts";
+import { formatMoment } from "./connectors-format.ts";
 
 configure({ asyncUtilTimeout: 8000 });
 
@@ -296,6 +297,14 @@ describe("CloudConnection", () => {
     const syncNow = screen.getByRole("button", { name: "Sync now" });
     expect(syncNow.getAttribute("aria-disabled")).toBe("true");
     expect(syncNow.getAttribute("aria-describedby")).toBe(screen.getByRole("status").id);
+  });
+
+  it("writes a moment without its year when it is this year's", () => {
+    const now = new Date(2026, 10, 28, 12, 0);
+    expect(formatMoment(new Date(2026, 10, 28, 18, 13).toISOString(), "en", now)).toBe("Nov 28, 6:13 PM");
+    expect(formatMoment(new Date(2026, 10, 28, 18, 13).toISOString(), "ru", now)).toBe("28 нояб., 18:13");
+    expect(formatMoment(new Date(2025, 11, 31, 9, 5).toISOString(), "en", now)).toBe("Dec 31, 2025, 9:05 AM");
+    expect(formatMoment("not a date", "en", now)).toBe("not a date");
   });
 
   it("follows a paused sync: looks again just after the pause ends, every 2 s while one runs", () => {
