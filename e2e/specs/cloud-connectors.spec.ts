@@ -49,8 +49,15 @@ for (const { lang, browserLocale } of LANGS) {
       await source.expectSynced();
 
       const before = await revocationsAtProvider(page);
+      // From the page's end, as after reading the panel down to its buttons.
+      await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
       await source.disconnect();
       await source.expectDisconnected();
+      // The outcome has the focus and shows below the sticky header, not under it.
+      const outcome = source.connection.locator(".cloud-connection__flash");
+      await expect(outcome).toBeFocused();
+      const headerBottom = (await page.locator("header").first().boundingBox())?.height ?? 0;
+      expect((await outcome.boundingBox())?.y ?? -1).toBeGreaterThanOrEqual(headerBottom);
       expect(await revocationsAtProvider(page)).toBeGreaterThan(before);
       await expectNoAxeViolations(page);
     });

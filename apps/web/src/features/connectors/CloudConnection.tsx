@@ -45,12 +45,15 @@ export function CloudConnection({
   provider,
   hasFileRoute = false,
   steps = null,
+  isCard = false,
 }: {
   provider: ConnectorProvider;
   /** The entry's page also offers an export file of this provider's data (its steps say how). */
   hasFileRoute?: boolean;
   /** How connecting goes, shown until the account is connected. */
   steps?: ReactNode;
+  /** The panel is a card of its page: its heading is the card's title ("Oura account"). */
+  isCard?: boolean;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -58,12 +61,14 @@ export function CloudConnection({
   const [flash, setFlash] = useConnectResult(provider);
   const name = connector.data?.name ?? "";
   const flashRef = useRef<HTMLDivElement>(null);
+  const sectionRef = useRef<HTMLElement>(null);
   const connection = connector.data?.connection;
-  // "Connected" no longer holds once a sync found the token refused or failed: the error says what now.
-  const shown =
-    flash?.status === "success" && (connection?.status === "reconnect_needed" || connection?.last_error)
-      ? null
-      : flash;
+  // "Connected" no longer holds once a sync found the token refused or failed: the error says what now,
+  // and the message does not come back when the error clears.
+  const failed = connection?.status === "reconnect_needed" || Boolean(connection?.last_error);
+  useEffect(() => {
+    if (flash?.status === "success" && failed) setFlash(null);
+  }, [flash, failed, setFlash]);
 
   // The provider's answer sits far down the page the browser came back to, and a disconnect's outcome
   // replaces the button that had the focus: the message is brought into view and takes the focus, once
@@ -77,13 +82,22 @@ export function CloudConnection({
     if (flash.landing) node.scrollIntoView({ block: "center" });
     if (flash.landing || !document.activeElement || document.activeElement === document.body) node.focus();
   }, [flash, loaded]);
+  // After the message has had its chance to take the focus.
+  useFocusStaysInside(sectionRef);
 
+  const Heading = isCard ? "h2" : "h3";
   return (
-    <section className="cloud-connection" aria-labelledby={headingId}>
-      <h3 id={headingId}>{name ? t("connectors.title", { name }) : t("connectors.title_generic")}</h3>
-      {shown && (
+    <section
+      ref={sectionRef}
+      className={isCard ? "card cloud-connection" : "cloud-connection"}
+      aria-labelledby={headingId}
+    >
+      <Heading id={headingId} className={isCard ? "card__title" : undefined} tabIndex={-1}>
+        {name ? t("connectors.title", { name }) : t("connectors.title_generic")}
+      </Heading>
+      {flash && (
         <div ref={flashRef} tabIndex={-1} className="cloud-connection__flash">
-          <Alert status={shown.status}>{t(shown.key, { name })}</Alert>
+          <Alert status={flash.status}>{t(flash.key, { name })}</Alert>
         </div>
       )}
       {connector.isPending && <LoadingState />}
@@ -94,6 +108,39 @@ export function CloudConnection({
       )}
     </section>
   );
+}
+
+/**
+ * When what had the focus inside `section` goes away (a message replaced by an error, Sync now by
+ * Connect again), the focus is put back inside rather than left on the page's body: on the panel's
+ * first error, which says what happened, else on its heading.
+ */
+function useFocusStaysInside(section: { current: HTMLElement | null }) {
+  const hadFocus = useRef(false);
+  useEffect(() => {
+    const node = section.current;
+    if (!node) return;
+    const onFocusIn = () => {
+      hadFocus.current = true;
+    };
+    const onFocusOut = (e: FocusEvent) => {
+      if (!(e.relatedTarget instanceof Node && node.contains(e.relatedTarget))) hadFocus.current = false;
+    };
+    node.addEventListener("focusin", onFocusIn);
+    node.addEventListener("focusout", onFocusOut);
+    return () => {
+      node.removeEventListener("focusin", onFocusIn);
+      node.removeEventListener("focusout", onFocusOut);
+    };
+  }, [section]);
+  useEffect(() => {
+    const node = section.current;
+    const lost = !document.activeElement || document.activeElement === document.body;
+    if (!node || !hadFocus.current || !lost) return;
+    const alert = node.querySelector<HTMLElement>('[role="alert"]');
+    if (alert) alert.tabIndex = -1;
+    (alert ?? node.querySelector<HTMLElement>("h2, h3"))?.focus();
+  });
 }
 
 function ConnectorBody({

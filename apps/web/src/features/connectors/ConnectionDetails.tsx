@@ -43,16 +43,22 @@ export function ConnectionDetails({
 
   // A sync this page watched has ended: the status line says so (a screen reader hears it), and the
   // entry's and the catalogue's badges catch up (the sync may have found the token refused).
-  const wasBusy = useRef(isBusy);
+  // A pause counts: a sync that resumes and ends between two looks is seen going from waiting to idle.
+  const active = isBusy || paused;
+  const wasActive = useRef(active);
   const [finished, setFinished] = useState(false);
   useEffect(() => {
-    if (wasBusy.current && !isBusy) {
+    if (wasActive.current && !active) {
       setFinished(true);
       refreshSources();
+      // "Connected, bringing in your data now" has come true or been overtaken: the status line says which.
+      onFlash(null);
     }
-    if (isBusy) setFinished(false);
-    wasBusy.current = isBusy;
-  }, [isBusy, refreshSources]);
+    if (active) setFinished(false);
+    wasActive.current = active;
+  }, [active, refreshSources, onFlash]);
+  // A sync that ended with an error says so in its alert; "finished" would read as success.
+  const succeeded = !needsReconnect && !connection.last_error;
 
   // Keyboard users land on Cancel, the harmless choice: Enter twice does not disconnect.
   useEffect(() => {
@@ -123,6 +129,7 @@ export function ConnectionDetails({
         {paused && connection.retry_at && t("connectors.state.waiting", { time: when(connection.retry_at) })}
         {connection.sync_state === "idle" &&
           finished &&
+          succeeded &&
           connection.last_sync_at &&
           t("connectors.state.done", { time: when(connection.last_sync_at) })}
       </p>

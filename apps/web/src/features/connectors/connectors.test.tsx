@@ -95,7 +95,7 @@ describe("CloudConnection", () => {
     expect(await screen.findByRole("heading", { name: "Oura account" })).toBeTruthy();
     expect(
       screen.getByText(
-        "This installation of Tonus is not set up to connect Oura accounts: its administrator can turn this on by registering it with Oura.",
+        "This installation of Tonus is not set up to connect Oura accounts: its administrator can turn this on by registering the installation with Oura.",
       ),
     ).toBeTruthy();
     expect(screen.getByText(/with the export file this page describes/)).toBeTruthy();
@@ -206,6 +206,53 @@ describe("CloudConnection", () => {
     // The end is said in the status line.
     expect(screen.getByRole("status").textContent).toMatch(/^Sync finished: .+\.$/);
     expect(calls.filter((c) => c.method === "POST" && c.path.endsWith("/sync/"))).toHaveLength(1);
+  });
+
+  it("keeps the focus in the panel when a sync finds the access refused, and does not call that finished", async () => {
+    const state = { connector: oura({ connection: connection() }) };
+    mockApi(state, [], (call) => {
+      if (call.method === "POST") {
+        state.connector = oura({ connection: connection({ sync_state: "running" }) });
+        return json(202, state.connector);
+      }
+      if (call.method === "GET" && state.connector.connection?.sync_state === "running")
+        state.connector = oura({
+          connection: connection({
+            status: "reconnect_needed",
+            last_error: { code: "reconnect_needed", at: "2026-11-23T10:00:00Z" },
+          }),
+        });
+      return undefined;
+    });
+    renderAt();
+    const syncNow = await screen.findByRole("button", { name: "Sync now" });
+    syncNow.focus();
+    fireEvent.click(syncNow);
+    // Sync now gives way to Connect again: the focus goes to the alert that says why, not the page's body.
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toMatch(/no longer accepts Tonus's access/);
+    await waitFor(() => expect(document.activeElement).toBe(alert));
+    expect(screen.getByRole("status").textContent).toBe("");
+  });
+
+  it("says a paused sync finished when it resumes and ends between two looks", async () => {
+    const state = {
+      connector: oura({
+        connection: connection({
+          sync_state: "waiting",
+          retry_at: new Date(Date.now() - 1000).toISOString(),
+        }),
+      }),
+    };
+    let gets = 0;
+    mockApi(state, [], (call) => {
+      if (call.method === "GET" && ++gets === 2)
+        state.connector = oura({ connection: connection({ last_sync_at: "2026-11-23T11:00:00Z" }) });
+      return undefined;
+    });
+    renderAt();
+    expect(await screen.findByText(/^Next attempt: /)).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole("status").textContent).toMatch(/^Sync finished: .+\.$/));
   });
 
   it("disconnects after a confirmation, and says when the provider did not confirm the revocation", async () => {
@@ -351,6 +398,11 @@ describe("CloudConnection", () => {
     });
     await client.invalidateQueries();
     expect(await screen.findByText(/no longer accepts Tonus's access/)).toBeTruthy();
+    expect(screen.queryByText(/is connected/)).toBeNull();
+    // Connected again later: the old message does not come back.
+    state.connector = oura({ connection: connection() });
+    await client.invalidateQueries();
+    await waitFor(() => expect(screen.queryByText(/no longer accepts/)).toBeNull());
     expect(screen.queryByText(/is connected/)).toBeNull();
   });
 

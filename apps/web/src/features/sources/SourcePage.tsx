@@ -90,13 +90,23 @@ function MethodCard({
     method.kind === "file"
       ? t(`sources.methods.file_${method.importer === "apple_health" ? "apple" : "any"}`)
       : t(`sources.methods.${method.kind}`);
+  // A cloud's panel is its own card, titled with the account it connects ("Oura account").
+  if (method.kind === "cloud")
+    return (
+      <div className="method-card">
+        <CloudMethod
+          provider={method.provider}
+          hasFileRoute={source.methods.some((m) => m.kind === "file")}
+          steps={method.available ? <Steps steps={method.steps[locale]} /> : null}
+        />
+      </div>
+    );
   return (
     <Card title={title} className="method-card">
       {method.kind === "mobile_app" && (
         <Alert status="info">{t(`sources.mobile_app_${method.platform}`)}</Alert>
       )}
-      {/* A cloud's steps are the connector panel's to show: only while there is something to connect. */}
-      {method.kind !== "cloud" && <Steps steps={method.steps[locale]} />}
+      <Steps steps={method.steps[locale]} />
       {method.kind === "aggregator" && (
         <p>
           <Link to={sourcePath(pathname, method.via)}>
@@ -110,13 +120,6 @@ function MethodCard({
         </p>
       )}
       {method.kind === "file" && <ImportPanel source={source} importer={method.importer} />}
-      {method.kind === "cloud" && (
-        <CloudMethod
-          provider={method.provider}
-          hasFileRoute={source.methods.some((m) => m.kind === "file")}
-          steps={method.available ? <Steps steps={method.steps[locale]} /> : null}
-        />
-      )}
     </Card>
   );
 }
@@ -143,7 +146,7 @@ function CloudMethod({
 }) {
   const parsed = ConnectorProviderSchema.safeParse(provider);
   return parsed.success ? (
-    <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} steps={steps} />
+    <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} steps={steps} isCard />
   ) : null;
 }
 
