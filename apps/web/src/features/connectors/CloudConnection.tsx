@@ -45,15 +45,15 @@ export function CloudConnection({
   provider,
   hasFileRoute = false,
   steps = null,
-  isCard = false,
+  cardClassName,
 }: {
   provider: ConnectorProvider;
   /** The entry's page also offers an export file of this provider's data (its steps say how). */
   hasFileRoute?: boolean;
   /** How connecting goes, shown until the account is connected. */
   steps?: ReactNode;
-  /** The panel is a card of its page: its heading is the card's title ("Oura account"). */
-  isCard?: boolean;
+  /** Set when the panel is a card of its page (with this class beside `card`): its heading is the card's title. */
+  cardClassName?: string;
 }) {
   const { t } = useTranslation();
   const headingId = useId();
@@ -85,11 +85,12 @@ export function CloudConnection({
   // After the message has had its chance to take the focus.
   useFocusStaysInside(sectionRef);
 
+  const isCard = cardClassName !== undefined;
   const Heading = isCard ? "h2" : "h3";
   return (
     <section
       ref={sectionRef}
-      className={isCard ? "card cloud-connection" : "cloud-connection"}
+      className={isCard ? `card cloud-connection ${cardClassName}` : "cloud-connection"}
       aria-labelledby={headingId}
     >
       <Heading id={headingId} className={isCard ? "card__title" : undefined} tabIndex={-1}>

@@ -86,21 +86,19 @@ function MethodCard({
 }) {
   const { t } = useTranslation();
   const locale = useLocale();
+  // A cloud's panel is its own card, titled with the account it connects ("Oura account").
+  if (method.kind === "cloud")
+    return (
+      <CloudMethod
+        provider={method.provider}
+        hasFileRoute={source.methods.some((m) => m.kind === "file")}
+        steps={method.available ? <Steps steps={method.steps[locale]} /> : null}
+      />
+    );
   const title =
     method.kind === "file"
       ? t(`sources.methods.file_${method.importer === "apple_health" ? "apple" : "any"}`)
       : t(`sources.methods.${method.kind}`);
-  // A cloud's panel is its own card, titled with the account it connects ("Oura account").
-  if (method.kind === "cloud")
-    return (
-      <div className="method-card">
-        <CloudMethod
-          provider={method.provider}
-          hasFileRoute={source.methods.some((m) => m.kind === "file")}
-          steps={method.available ? <Steps steps={method.steps[locale]} /> : null}
-        />
-      </div>
-    );
   return (
     <Card title={title} className="method-card">
       {method.kind === "mobile_app" && (
@@ -124,7 +122,7 @@ function MethodCard({
   );
 }
 
-/** The connector's own panel (connect, sync, report, disconnect), or the plain "not here" note. */
+/** A method's steps, in order. */
 function Steps({ steps }: { steps: readonly string[] }) {
   return (
     <ol className="method-card__steps">
@@ -135,6 +133,7 @@ function Steps({ steps }: { steps: readonly string[] }) {
   );
 }
 
+/** The connector's own panel (connect, sync, report, disconnect), or the plain "not here" note. */
 function CloudMethod({
   provider,
   hasFileRoute,
@@ -146,7 +145,12 @@ function CloudMethod({
 }) {
   const parsed = ConnectorProviderSchema.safeParse(provider);
   return parsed.success ? (
-    <CloudConnection provider={parsed.data} hasFileRoute={hasFileRoute} steps={steps} isCard />
+    <CloudConnection
+      provider={parsed.data}
+      hasFileRoute={hasFileRoute}
+      steps={steps}
+      cardClassName="method-card"
+    />
   ) : null;
 }
 
