@@ -212,6 +212,24 @@ describe("importCsv (generic, with a column mapping)", () => {
     expect(badUnit.report.fatal).toMatchObject({ reason: "unknown_unit" });
   });
 
+  it("reads a mapped column in its header's unit when the mapping names none", async () => {
+    const csv = "Date;Weight (lb);Sleep (min)\n2024-03-01;154;450\n";
+    const { records, report } = await run(
+      importCsv(chunksOf(utf8(csv)), {
+        mapping: {
+          time: "Date",
+          columns: [
+            { column: "Weight (lb)", metric: "weight" },
+            { column: "Sleep (min)", metric: "sleep" },
+          ],
+        },
+      }),
+    );
+    expect(report.fatal).toBeUndefined();
+    expect(values(records, "weight")[0]).toBeCloseTo(154 * 0.45359237, 6);
+    expect(values(records, "sleep")).toEqual([450 * 60]);
+  });
+
   it("reads a column given another measure than its header's in that measure's usual unit", async () => {
     const csv = "Date,Distance (km)\n2024-03-01,350\n";
     const asEnergy = await run(

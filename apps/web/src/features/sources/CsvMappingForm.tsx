@@ -16,22 +16,20 @@ export function initialChoices(preview: CsvPreview): Record<string, string> {
   return choices;
 }
 
-/** The mapping to send: the time column, its date order and every column given a measure. */
+/**
+ * The mapping to send: the time column, its date order and every column given a measure. Units are the
+ * server's to read from each header for the measure chosen (an "Weight (lb)" column in pounds, "Distance
+ * (km)" chosen as energy in energy's usual unit), so none is sent.
+ */
 export function buildMapping(
   preview: CsvPreview,
   time: string,
   order: string,
   choices: Record<string, string>,
 ): CsvMapping | null {
-  const suggested = new Map((preview.suggested?.columns ?? []).map((c) => [c.column, c]));
   const columns = preview.header.flatMap((h) => {
     const metric = CsvMetricSchema.safeParse(choices[h]);
-    if (h === time || !metric.success) return [];
-    // The header's unit belongs to the measure suggested for it: "Distance (km)" chosen as energy is
-    // read in energy's usual unit, not refused as kilometres of energy.
-    const s = suggested.get(h);
-    const unit = s?.metric === metric.data ? s.unit : undefined;
-    return [{ column: h, metric: metric.data, ...(unit ? { unit } : {}) }];
+    return h === time || !metric.success ? [] : [{ column: h, metric: metric.data }];
   });
   if (!time || columns.length === 0) return null;
   return {

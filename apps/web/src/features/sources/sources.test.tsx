@@ -106,23 +106,17 @@ describe("CSV mapping", () => {
     warnings: [],
   };
 
-  it("starts from the suggestion and sends only the columns given a measure, with their units", () => {
-    const choices = { ...initialChoices(preview), Puls: "heart_rate" };
+  it("starts from the suggestion and sends only the columns given a measure, leaving units to the server", () => {
+    const choices = { ...initialChoices(preview), Puls: "heart_rate", "Gewicht (kg)": "muscle_mass" };
     expect(buildMapping(preview, "Datum", "dmy", choices)).toEqual({
       time: "Datum",
       time_format: "dmy",
       columns: [
         { column: "Puls", metric: "heart_rate" },
-        { column: "Gewicht (kg)", metric: "weight", unit: "kg" },
+        { column: "Gewicht (kg)", metric: "muscle_mass" },
       ],
     });
-  });
-
-  it("drops the header's unit when the column is given another measure than the suggested one", () => {
-    const choices = { ...initialChoices(preview), "Gewicht (kg)": "muscle_mass" };
-    expect(buildMapping(preview, "Datum", "dmy", choices)?.columns).toEqual([
-      { column: "Gewicht (kg)", metric: "muscle_mass" },
-    ]);
+    expect(initialChoices(preview)).toEqual({ Datum: "", Puls: "", "Gewicht (kg)": "weight", Notiz: "" });
   });
 
   it("says why the import cannot start yet, and lets it start once a column and the date order are chosen", async () => {
