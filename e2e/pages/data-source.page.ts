@@ -52,6 +52,13 @@ export class DataSourcePage {
     await expect(this.connection.getByText(this.t("connectors.never_synced"))).toHaveCount(0);
   }
 
+  /** Waits for the sync this page watched to end well: the status line says "Sync finished: …". */
+  async expectSyncFinished(): Promise<void> {
+    const [before, after] = this.t("connectors.state.done", { time: "\u0000" }).split("\u0000");
+    await expect(this.connection.getByRole("status")).toContainText(before ?? "", { timeout: 60_000 });
+    await expect(this.connection.getByRole("status")).toContainText(after ?? "");
+  }
+
   async syncNow(): Promise<void> {
     await this.connection.getByRole("button", { name: this.t("connectors.sync_now") }).click();
   }

@@ -2,11 +2,13 @@
 // connects Oura — the browser goes to the provider's authorization page and back — sees the first
 // background sync's report, syncs again, and disconnects, which revokes the grant at the provider.
 // "Oura" here is a local stand-in started by e2e/support/server.ts: it answers in Oura's documented
-// formats (apps/server/src/modules/connectors/standin/), it is not Oura. axe on each state.
+// formats (apps/server/src/modules/connectors/standin/), it is not Oura. axe on each state. The stand-in is
+// one for the whole run and a test withdraws its grants for a while, so the languages run one after the
+// other.
 import AxeBuilder from "@axe-core/playwright";
 import { expect, type Page, test } from "@playwright/test";
 import { DataSourcePage } from "../pages/data-source.page.ts";
-import { LANGS } from "../support/i18n.ts";
+import { LANGS, tr } from "../support/i18n.ts";
 import { E2E_MAIL_API_PORT } from "../support/ports.ts";
 import { newUser, registerViaApi } from "../support/seed.ts";
 
@@ -15,10 +17,20 @@ async function expectNoAxeViolations(page: Page): Promise<void> {
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(", ")}`)).toEqual([]);
 }
 
+/** The person withdraws Tonus's access at the provider (true), or the stand-in stops refusing (false). */
+async function refuseGrants(page: Page, on: boolean): Promise<void> {
+  const res = await page.request.post(
+    `http://127.0.0.1:${E2E_MAIL_API_PORT}/connectors/oura/refuse-grants?on=${on ? 1 : 0}`,
+  );
+  expect(res.ok()).toBe(true);
+}
+
 async function revocationsAtProvider(page: Page): Promise<number> {
   const res = await page.request.get(`http://127.0.0.1:${E2E_MAIL_API_PORT}/connectors/oura/revocations`);
   return ((await res.json()) as { count: number }).count;
 }
+
+test.describe.configure({ mode: "serial" });
 
 for (const { lang, browserLocale } of LANGS) {
   test.describe(`cloud connectors (${lang})`, () => {
@@ -46,6 +58,30 @@ for (const { lang, browserLocale } of LANGS) {
       await expectNoAxeViolations(page);
 
       await source.syncNow();
+      await source.expectSyncFinished();
+
+      // The person withdraws Tonus's access at Oura. "Sync now", pressed from the keyboard, finds the
+      // grant refused and gives way to "Connect again": the focus it held goes to the alert saying why,
+      // not to the page's top (Chromium sends a focusout when it removes the focused button).
+      await refuseGrants(page, true);
+      try {
+        const syncButton = source.connection.getByRole("button", { name: tr(lang, "connectors.sync_now") });
+        await syncButton.focus();
+        await page.keyboard.press("Enter");
+        const alert = source.connection.getByRole("alert");
+        await expect(alert).toHaveText(tr(lang, "connectors.errors.reconnect_needed", { name: "Oura" }), {
+          timeout: 30_000,
+        });
+        await expect(alert).toBeFocused();
+      } finally {
+        await refuseGrants(page, false);
+      }
+      await expectNoAxeViolations(page);
+      await source.connection
+        .getByRole("button", { name: tr(lang, "connectors.reconnect", { name: "Oura" }) })
+        .click();
+      await expect(page).toHaveURL(/\/data-sources\/oura-ring$/, { timeout: 30_000 });
+      await source.expectConnected();
       await source.expectSynced();
 
       const before = await revocationsAtProvider(page);

@@ -67,6 +67,15 @@ http
       );
       return;
     }
+    if (url.pathname === "/connectors/oura/refuse-grants" && req.method === "POST") {
+      // The person withdrew Tonus's access at "Oura" (on=1), or gave it back (on=0): the tokens issued
+      // so far answer 401 and refreshing them is refused. Only cloud-connectors.spec.ts, run serially, uses it.
+      const on = url.searchParams.get("on") === "1";
+      if (on) ouraStandin.faults.expireAccessTokens();
+      ouraStandin.faults.refuseRefresh = on;
+      res.end();
+      return;
+    }
     if (url.pathname === "/connectors/oura/revocations") {
       res.setHeader("content-type", "application/json");
       res.end(JSON.stringify({ count: ouraStandin.revocations.length }));

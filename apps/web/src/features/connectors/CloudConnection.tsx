@@ -4,6 +4,7 @@ import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
+import { focusIsLost, useFocusStaysInside } from "../../shared/ui/focus.ts";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { ConnectionDetails } from "./ConnectionDetails.tsx";
 import { leavePage, useConnector, useStartConnect } from "./connectors-api.ts";
@@ -80,10 +81,12 @@ export function CloudConnection({
     if (!flash || !node || !loaded || placed.current === flash) return;
     placed.current = flash;
     if (flash.landing) node.scrollIntoView({ block: "center" });
-    if (flash.landing || !document.activeElement || document.activeElement === document.body) node.focus();
+    if (flash.landing || focusIsLost()) node.focus();
   }, [flash, loaded]);
-  // After the message has had its chance to take the focus.
-  useFocusStaysInside(sectionRef);
+  // After the message has had its chance to take the focus: when what had it goes (a message replaced by
+  // an error, Sync now by Connect again), the panel's first error, which says what happened, else its
+  // heading.
+  useFocusStaysInside(sectionRef, pickAfterLoss);
 
   const isCard = cardClassName !== undefined;
   const Heading = isCard ? "h2" : "h3";
@@ -111,38 +114,8 @@ export function CloudConnection({
   );
 }
 
-/**
- * When what had the focus inside `section` goes away (a message replaced by an error, Sync now by
- * Connect again), the focus is put back inside rather than left on the page's body: on the panel's
- * first error, which says what happened, else on its heading.
- */
-function useFocusStaysInside(section: { current: HTMLElement | null }) {
-  const hadFocus = useRef(false);
-  useEffect(() => {
-    const node = section.current;
-    if (!node) return;
-    const onFocusIn = () => {
-      hadFocus.current = true;
-    };
-    const onFocusOut = (e: FocusEvent) => {
-      if (!(e.relatedTarget instanceof Node && node.contains(e.relatedTarget))) hadFocus.current = false;
-    };
-    node.addEventListener("focusin", onFocusIn);
-    node.addEventListener("focusout", onFocusOut);
-    return () => {
-      node.removeEventListener("focusin", onFocusIn);
-      node.removeEventListener("focusout", onFocusOut);
-    };
-  }, [section]);
-  useEffect(() => {
-    const node = section.current;
-    const lost = !document.activeElement || document.activeElement === document.body;
-    if (!node || !hadFocus.current || !lost) return;
-    const alert = node.querySelector<HTMLElement>('[role="alert"]');
-    if (alert) alert.tabIndex = -1;
-    (alert ?? node.querySelector<HTMLElement>("h2, h3"))?.focus();
-  });
-}
+const pickAfterLoss = (section: HTMLElement) =>
+  section.querySelector<HTMLElement>('[role="alert"]') ?? section.querySelector<HTMLElement>("h2, h3");
 
 function ConnectorBody({
   connector,

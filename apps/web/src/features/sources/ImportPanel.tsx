@@ -1,11 +1,12 @@
 import { useQueryClient } from "@tanstack/react-query";
 import type { FileImporter, Import, SourceDetail } from "@tonus/contract";
-import { useEffect, useId, useRef, useState } from "react";
+import { useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
+import { useFocusStaysInside } from "../../shared/ui/focus.ts";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
 import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
@@ -64,6 +65,9 @@ function useUploadError() {
   };
 }
 
+const pickInView = (panel: HTMLElement) =>
+  panel.querySelector<HTMLElement>("[data-autofocus]") ?? panel.querySelector<HTMLElement>("h3");
+
 /** Upload with a progress bar and cancel, then the import's own progress, mapping step and report. */
 export function ImportPanel({ source, importer }: { source: SourceDetail; importer: FileImporter }) {
   const { t, i18n } = useTranslation();
@@ -85,31 +89,25 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const units = t("sources.bytes_units", { returnObjects: true }) as string[];
   const busy = uploading !== null || isActive(current.data);
 
+  // What the panel shows changes (an upload starting or refused, the import waiting for its columns,
+  // running, ending) by replacing the control that had the focus: the new view takes it, at its
+  // `[data-autofocus]` element or else its first heading.
+  const panel = useRef<HTMLDivElement>(null);
+  const focusMoves = useFocusStaysInside(panel, pickInView);
+
   // When an import ends while the page watches it, the source's state (and the list's) changes with it,
-  // and its report's title is said: by the focus moving to it when the focus went with the progress
-  // (useFocusOnChange below), else by the live region, once either way.
+  // and its report's title is said: by the focus moving to it when the focus went with the progress,
+  // else by the live region, once either way (a layout effect: it runs before the focus is moved).
   const running = isActive(current.data);
   const wasRunning = useRef(running);
   const [announcement, setAnnouncement] = useState("");
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (wasRunning.current && !running) {
       void queryClient.invalidateQueries({ queryKey: SOURCES_QUERY_KEY });
-      if (current.data && !focusLost()) setAnnouncement(reportTitle(current.data, t));
+      if (current.data && !focusMoves()) setAnnouncement(reportTitle(current.data, t));
     }
     wasRunning.current = running;
-  }, [running, queryClient, current.data, t]);
-
-  // What the panel shows: when it changes (an upload starting or refused, the import waiting for its
-  // columns, running, ending), the control that had the focus is gone, so the new view takes it.
-  const view = uploading
-    ? "uploading"
-    : error || stopped
-      ? "notice"
-      : current.data
-        ? `${current.data.id}:${current.data.status === "needs_mapping" ? "mapping" : isActive(current.data) ? "running" : "ended"}`
-        : "idle";
-  const panel = useRef<HTMLDivElement>(null);
-  useFocusOnChange(view, panel);
+  }, [running, queryClient, current.data, t, focusMoves]);
 
   const start = async () => {
     if (!file) return;
@@ -222,29 +220,6 @@ function UploadBar({
       </Button>
     </div>
   );
-}
-
-/** Whether the focus went with a control that is gone (it is then on the body). */
-const focusLost = () => !document.activeElement || document.activeElement === document.body;
-
-/**
- * Moves the focus into `container`, to its `[data-autofocus]` element or else its first heading, when
- * `view` changes and the focus has been lost with the control that held it (it is then on the body): a
- * keyboard or screen-reader user is not sent back to the top of the page. Focus elsewhere is left alone.
- */
-function useFocusOnChange(view: string, container: { current: HTMLElement | null }) {
-  const previous = useRef(view);
-  useEffect(() => {
-    if (previous.current === view) return;
-    previous.current = view;
-    if (!focusLost()) return;
-    const target =
-      container.current?.querySelector<HTMLElement>("[data-autofocus]") ??
-      container.current?.querySelector<HTMLElement>("h3");
-    if (!target) return;
-    if (!target.matches("button, input, select, a[href]")) target.tabIndex = -1;
-    target.focus();
-  }, [view, container]);
 }
 
 /** One import while it runs (progress, cancel), needs its columns chosen, or has ended (the report). */
