@@ -1,14 +1,14 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, configure, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import type { Profile } from "@tonus/contract";
-import { API } from "@tonus/contract";
+import { API, SOURCES_API, type SourceDetail } from "@tonus/contract";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { afterEach, describe, expect, it } from "vitest";
 
 // Pages are lazy chunks; the first import can take over a second on a loaded machine.
 configure({ asyncUtilTimeout: 5000 });
 
-import "../i18n/index.ts";
+import { changeLanguage } from "../i18n/index.ts";
 import { configureApiClient } from "../shared/api/client.ts";
 import { RouteGate } from "./RouteGate.tsx";
 
@@ -145,5 +145,40 @@ describe("RouteGate", { timeout: 20_000 }, () => {
     fireEvent.click(await screen.findByRole("button", { name: "Try Tonus for yourself" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth/registration/"));
     expect(seen).toContain(`GET ${API.logout}`);
+  });
+  it("titles a page with its subject once loaded, in every language, and with the route's title again after it", async () => {
+    const oura: SourceDetail = {
+      slug: "oura-ring",
+      name: "Oura Ring",
+      logo_url: "/media/sources/oura-ring.svg",
+      categories: ["rings"],
+      data_types: ["sleep"],
+      method_kinds: [],
+      connectable: false,
+      state: "none",
+      last_import_at: null,
+      cloud: "none",
+      description: { en: "A ring.", ru: "Кольцо." },
+      methods: [],
+      last_import: null,
+    };
+    serve({
+      [API.session]: signedIn,
+      [API.profile]: () => json(200, PROFILE),
+      [SOURCES_API.detail.replace(":slug", "oura-ring")]: () => json(200, oura),
+    });
+    const router = renderAt("/data-sources/oura-ring");
+    expect(await screen.findByRole("heading", { level: 2, name: "Oura Ring" })).toBeTruthy();
+    await waitFor(() => expect(document.title).toBe("Oura Ring · Tonus"));
+    // The route gate writes the title again when the language changes; the subject stays in it.
+    await changeLanguage("ru");
+    try {
+      await screen.findByRole("heading", { level: 1, name: "Источник данных" });
+      expect(document.title).toBe("Oura Ring · Tonus");
+    } finally {
+      await changeLanguage("en");
+    }
+    await router.navigate("/terms");
+    await waitFor(() => expect(document.title).not.toContain("Oura"));
   });
 });

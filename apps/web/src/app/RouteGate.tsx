@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { Navigate, useLocation } from "react-router";
 import { hasPendingDirectLogin } from "../features/auth/direct-login-params.ts";
 import { useAuth } from "../features/auth/use-auth.ts";
+import { useNamedPageSubject } from "../shared/ui/page-subject.ts";
 import { LoadingState } from "../shared/ui/Spinner.tsx";
 import { announceMobileRedirect, clearMobileRedirect, isWebView } from "../shared/webview/webview.ts";
 import { decideRoute } from "./access.ts";
@@ -49,9 +50,11 @@ export function RouteGate() {
     !hasPendingDirectLogin();
 
   const title = decision.kind === "render" ? t(decision.row.titleKey) : t("app.name");
+  const subject = useNamedPageSubject();
   useEffect(() => {
-    document.title = title === t("app.name") ? title : `${title} · ${t("app.name")}`;
-  }, [title, t]);
+    const named = subject ?? title;
+    document.title = named === t("app.name") ? named : `${named} · ${t("app.name")}`;
+  }, [subject, title, t]);
 
   const isMobileRedirect = decision.kind === "render" && decision.isMobileRedirect && !waitsForSession;
   useEffect(() => {

@@ -1,5 +1,4 @@
 import type { AcademyMaterialItem } from "@tonus/contract";
-import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { getCurrentLanguage } from "../../i18n/index.ts";
@@ -12,6 +11,7 @@ import { materialPath, resumeTarget, useCourse } from "./academy-api.ts";
 import { ProgressLine } from "./ProgressLine.tsx";
 import { useRouteParams } from "./use-route-params.ts";
 import "./academy.css";
+import { usePageSubject } from "../../shared/ui/page-subject.ts";
 
 /** /lms/courses/{courseId}: free access; progress and "continue" for signed-in people. */
 export default function CoursePage() {
@@ -21,9 +21,7 @@ export default function CoursePage() {
   const course = useCourse(courseId, getCurrentLanguage());
   const title = course.data?.title;
 
-  useEffect(() => {
-    if (title) document.title = `${title} · ${t("app.name")}`;
-  }, [title, t]);
+  usePageSubject(title);
 
   if (course.isPending) return <LoadingState />;
   if (course.isError) return <AcademyLoadError error={course.error} onRetry={() => void course.refetch()} />;

@@ -14,13 +14,13 @@ import { Pacer } from "./Pacer.tsx";
 import { Quiz } from "./Quiz.tsx";
 import { useRouteParams } from "./use-route-params.ts";
 import "./academy.css";
+import { usePageSubject } from "../../shared/ui/page-subject.ts";
 
 /**
  * /lms/courses/{courseId}/{materialId} and /lms/materials/{materialId}: free access. Opening a material
  * marks it in progress for a signed-in person; finishing it (or answering its quiz) sets state 4.
  */
 export default function MaterialPage() {
-  const { t } = useTranslation();
   const { materialId = "", courseId } = useRouteParams();
   const appLanguage = getCurrentLanguage();
   const [chosenLanguage, setChosenLanguage] = useState<Locale | null>(null);
@@ -28,9 +28,7 @@ export default function MaterialPage() {
   const material = useMaterial(materialId, language);
   const title = material.data?.title;
 
-  useEffect(() => {
-    if (title) document.title = `${title} · ${t("app.name")}`;
-  }, [title, t]);
+  usePageSubject(title);
 
   if (material.isPending) return <LoadingState />;
   if (material.isError)

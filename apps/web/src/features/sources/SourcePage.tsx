@@ -5,6 +5,7 @@ import { Link, useLocation } from "react-router";
 import { matchRoute } from "../../app/routes.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Card } from "../../shared/ui/Card.tsx";
+import { usePageSubject } from "../../shared/ui/page-subject.ts";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { CloudConnection } from "../connectors/CloudConnection.tsx";
 import { ImportPanel } from "./ImportPanel.tsx";
@@ -19,6 +20,8 @@ export default function SourcePage() {
   const { pathname } = useLocation();
   const slug = matchRoute(pathname)?.params.sourceSlug ?? "";
   const source = useSource(slug);
+  const nameOf = useSourceName();
+  usePageSubject(source.data && nameOf(source.data));
 
   const back = (
     <p>
