@@ -3,6 +3,8 @@ import {
   type Import,
   SOURCES_API,
   SourceCategorySchema,
+  type SourceDataType,
+  SourceDataTypeSchema,
   type SourceDetail,
   type SourceList,
   type SourceMethod,
@@ -15,6 +17,7 @@ import { findProvider } from "../connectors/connectors.providers.ts";
 import { latestImportsBySource } from "../imports/imports.service.ts";
 import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
 import { cloudStatesOf, isCloudAvailable, isCloudRetired } from "./sources.connectors.ts";
+import { dataTypesOfMetrics } from "./sources.data-types.ts";
 import type { MethodDef, SourceEntry } from "./sources.entries.ts";
 import { guideSteps } from "./sources.guides.ts";
 
@@ -83,6 +86,27 @@ function cloudOf(entry: SourceEntry, clouds: ReadonlyMap<string, CloudState>): C
   return "none";
 }
 
+/**
+ * What Tonus can take from the entry here: its declared data types (those of its file and app routes),
+ * then what a cloud this installation connects brings besides (Oura's API also gives active calories
+ * and SpO2, its trends file does not), so the header says what the account panel below it offers.
+ */
+function dataTypesOf(entry: SourceEntry, ctx: Pick<AppContext, "config">): SourceDataType[] {
+  const more = new Set<SourceDataType>();
+  for (const m of entry.methods) {
+    const provider =
+      m.kind === "cloud" &&
+      isCloudAvailable(m.provider, ctx.config) &&
+      !isCloudRetired(m.provider) &&
+      findProvider(m.provider);
+    if (!provider) continue;
+    for (const type of dataTypesOfMetrics(provider.metrics)) more.add(type);
+    if (provider.bloodPressure) more.add("blood_pressure");
+  }
+  const declared = new Set(entry.dataTypes);
+  return [...entry.dataTypes, ...SourceDataTypeSchema.options.filter((t) => more.has(t) && !declared.has(t))];
+}
+
 function summaryOf(
   entry: SourceEntry,
   last: Import | undefined,
@@ -94,7 +118,7 @@ function summaryOf(
     name: entry.name,
     logo_url: SOURCES_API.logo.replace(":file", `${entry.slug}.svg`),
     categories: entry.categories,
-    data_types: entry.dataTypes,
+    data_types: dataTypesOf(entry, ctx),
     method_kinds: entry.methods.map((m) => m.kind),
     connectable: entry.methods.some((m) => isMethodAvailable(m, ctx)),
     state: stateOf(last),

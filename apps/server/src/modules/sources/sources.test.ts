@@ -206,6 +206,30 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
     expect(providers(await detail(b, fitbitEntry.slug))).toContain("fitbit");
   });
 
+  it("adds to an entry's data types what a cloud this installation connects brings", async () => {
+    const a = await createTestUser(app.ctx.database);
+    const types = async (slug: string) =>
+      ((await a.client(app).get(SOURCES_API.detail.replace(":slug", slug))).json() as SourceDetail)
+        .data_types;
+    const listed = async (slug: string) =>
+      ((await a.client(app).get(SOURCES_API.list)).json() as SourceList).results.find((s) => s.slug === slug)
+        ?.data_types;
+    const declared = CATALOGUE.find((e) => e.slug === "oura-ring")?.dataTypes ?? [];
+    // The trends file gives neither; Oura's API gives both (its provider's metrics).
+    expect(declared).not.toContain("spo2");
+    expect(declared).not.toContain("energy");
+    expect(await types("oura-ring")).toEqual(declared);
+    const config = app.ctx.config as unknown as Record<string, string | undefined>;
+    Object.assign(config, { OURA_CLIENT_ID: "id", OURA_CLIENT_SECRET: "secret" });
+    try {
+      expect(await types("oura-ring")).toEqual([...declared, "energy", "spo2"]);
+      expect(await listed("oura-ring")).toEqual([...declared, "energy", "spo2"]);
+    } finally {
+      config.OURA_CLIENT_ID = undefined;
+      config.OURA_CLIENT_SECRET = undefined;
+    }
+  });
+
   it("serves every entry's monogram as an SVG without cookies, and 404 for anything else", async () => {
     const logo = await app.inject({ method: "GET", url: "/media/sources/oura-ring.svg" });
     expect(logo.statusCode).toBe(200);

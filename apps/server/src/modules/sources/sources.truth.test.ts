@@ -26,84 +26,14 @@ import { createTestUser, type TestUser } from "../../test/users.ts";
 import { findProvider } from "../connectors/connectors.providers.ts";
 import { upload, waitForImport } from "../imports/test/import-client.ts";
 import { CATALOGUE } from "./sources.catalogue.ts";
+import { DATA_TYPE_OF_METRIC, dataTypesOfMetrics } from "./sources.data-types.ts";
 import type { MethodDef, SourceEntry } from "./sources.entries.ts";
 import { ROUTE_SAMPLES } from "./test/route-samples.ts";
 
-/**
- * The data type a dashboard metric is evidence of. Indices computed from blood pressure and HRV together
- * (Kerdo, Robinson, …) are evidence of neither.
- */
-const TYPE_OF_METRIC: Record<string, SourceDataType | null> = {
-  heart_rate: "heart_rate",
-  walking_heart_rate: "heart_rate",
-  resting_heart_rate: "resting_heart_rate",
-  ...Object.fromEntries(
-    [
-      "stress",
-      "energy",
-      "productivity",
-      "meanrr",
-      "stdrr",
-      "rmssd",
-      "sdnn",
-      "pnn50",
-      "mxdmn",
-      "amo",
-      "psi",
-      "pvi",
-      "total_beats",
-      "power",
-      "vlf",
-      "lf",
-      "hf",
-      "lfhf",
-    ].map((m) => [m, "hrv"]),
-  ),
-  bp_systolic: "blood_pressure",
-  bp_diastolic: "blood_pressure",
-  // The pulse taken with a reading is part of the reading, not a heart-rate series.
-  bp_pulse: "blood_pressure",
-  kerdo: null,
-  robinson: null,
-  functional_changes: null,
-  kek: null,
-  kvas: null,
-  phys_state: null,
-  steps: "steps",
-  distance: "distance",
-  distance_cycling: "distance",
-  workout_distance: "distance",
-  active_energy: "energy",
-  basal_energy: "energy",
-  workout_energy: "energy",
-  workout_duration: "workouts",
-  sleep: "sleep",
-  sleep_deep: "sleep",
-  sleep_rem: "sleep",
-  sleep_awake: "sleep",
-  sleep_in_bed: "sleep",
-  weight: "weight",
-  height: "height",
-  body_fat: "body_composition",
-  body_water: "body_composition",
-  muscle_mass: "body_composition",
-  bone_mass: "body_composition",
-  fat_mass: "body_composition",
-  water: "water",
-  carbohydrates: "carbohydrates",
-  spo2: "spo2",
-  respiratory_rate: "respiratory_rate",
-  skin_temperature: "skin_temperature",
-};
-
 function typesOfMetrics(metrics: Iterable<string>): Set<SourceDataType> {
-  const out = new Set<SourceDataType>();
-  for (const m of metrics) {
-    expect(m in TYPE_OF_METRIC, `metric ${m} has no data type in this test`).toBe(true);
-    const type = TYPE_OF_METRIC[m];
-    if (type) out.add(type);
-  }
-  return out;
+  const list = [...metrics];
+  for (const m of list) expect(m in DATA_TYPE_OF_METRIC, `metric ${m} has no data type`).toBe(true);
+  return dataTypesOfMetrics(list);
 }
 
 /** A plausible value of each metric a generic CSV column can be mapped to, in its default unit. */
