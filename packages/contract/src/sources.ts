@@ -128,6 +128,8 @@ export const SourceSummarySchema = z.object({
   last_import_at: z.string().nullable(),
   /** The caller's cloud connection to the entry's provider (`cloud` methods), whatever the file imports say. */
   cloud: CloudStateSchema,
+  /** True when this installation can link the person's account at the vendor (a configured, live cloud). */
+  cloud_connectable: z.boolean(),
 });
 export type SourceSummary = z.infer<typeof SourceSummarySchema>;
 

@@ -158,6 +158,7 @@ describe("RouteGate", { timeout: 20_000 }, () => {
       state: "none",
       last_import_at: null,
       cloud: "none",
+      cloud_connectable: false,
       description: { en: "A ring.", ru: "Кольцо." },
       methods: [],
       last_import: null,

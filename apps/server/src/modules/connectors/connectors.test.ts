@@ -244,40 +244,44 @@ describe.each(BACKENDS)("connector routes and OAuth on %s", (backend) => {
     expect((await bob.post(path(CONNECTORS_API.connect, "oura"), {})).statusCode).toBe(200);
   });
 
-  it("never sends the browser off the site: return_to must be a data-source page", async () => {
-    for (const hostile of [
-      "https://evil.example/",
-      "//evil.example/data-sources/x",
-      "/data-sources/../../admin",
-      "/dashboard",
-      "/data-sources/oura-ring?next=https://evil.example",
-      "/data-sources/Oura",
-      "javascript:alert(1)",
-    ]) {
-      const res = await client.post(path(CONNECTORS_API.connect, "oura"), { return_to: hostile });
-      expect(res.statusCode, hostile).toBe(400);
-      expect(res.json()).toMatchObject({ code: "validation_failed" });
-    }
-    // Whatever comes back from the provider, the callback lands on a path of this site.
-    await fc.assert(
-      fc.asyncProperty(
-        fc.dictionary(
-          fc.constantFrom("code", "state", "error", "return_to", "redirect", "next"),
-          fc.string({ maxLength: 80 }),
+  it(
+    "never sends the browser off the site: return_to must be a data-source page",
+    async () => {
+      for (const hostile of [
+        "https://evil.example/",
+        "//evil.example/data-sources/x",
+        "/data-sources/../../admin",
+        "/dashboard",
+        "/data-sources/oura-ring?next=https://evil.example",
+        "/data-sources/Oura",
+        "javascript:alert(1)",
+      ]) {
+        const res = await client.post(path(CONNECTORS_API.connect, "oura"), { return_to: hostile });
+        expect(res.statusCode, hostile).toBe(400);
+        expect(res.json()).toMatchObject({ code: "validation_failed" });
+      }
+      // Whatever comes back from the provider, the callback lands on a path of this site.
+      await fc.assert(
+        fc.asyncProperty(
+          fc.dictionary(
+            fc.constantFrom("code", "state", "error", "return_to", "redirect", "next"),
+            fc.string({ maxLength: 80 }),
+          ),
+          async (params) => {
+            const res = await client.get(
+              `${CONNECTORS_API.callback.replace(":provider", "oura")}?${new URLSearchParams(params)}`,
+            );
+            expect(res.statusCode).toBe(302);
+            expect(String(res.headers.location)).toMatch(
+              /^\/data-sources\/oura-ring\?connect=error&provider=oura&reason=(expired|failed|denied)$/,
+            );
+          },
         ),
-        async (params) => {
-          const res = await client.get(
-            `${CONNECTORS_API.callback.replace(":provider", "oura")}?${new URLSearchParams(params)}`,
-          );
-          expect(res.statusCode).toBe(302);
-          expect(String(res.headers.location)).toMatch(
-            /^\/data-sources\/oura-ring\?connect=error&provider=oura&reason=(expired|failed|denied)$/,
-          );
-        },
-      ),
-      { numRuns: RUNS },
-    );
-  }, PROPERTY_TIMEOUT);
+        { numRuns: RUNS },
+      );
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it.each(CONFIGURED)(
     "disconnects %s: revokes the grant at the provider and deletes it here",
@@ -340,41 +344,45 @@ describe.each(BACKENDS)("connector routes and OAuth on %s", (backend) => {
     expect(JSON.stringify(await app.ctx.database.db.select().from(connectorConnections))).toBe(snapshot);
   });
 
-  it("answers hostile bodies on its unsafe routes with a 4xx in the error shape (Z)", async () => {
-    await connectThrough(client, "oura");
-    const hostile = fc.oneof(
-      fc.jsonValue(),
-      fc.dictionary(
-        fc.constantFrom("return_to", "__proto__", "constructor", "provider", "user_id"),
+  it(
+    "answers hostile bodies on its unsafe routes with a 4xx in the error shape (Z)",
+    async () => {
+      await connectThrough(client, "oura");
+      const hostile = fc.oneof(
         fc.jsonValue(),
-      ),
-      fc.constant({ return_to: "x".repeat(100_000) }),
-      fc.constantFrom(Number.NaN, 2 ** 53, -0, null, [], "{"),
-    );
-    for (const [method, url] of [
-      ["POST", path(CONNECTORS_API.connect, "oura")],
-      ["POST", path(CONNECTORS_API.connect, "x".repeat(50))],
-      ["POST", path(CONNECTORS_API.sync, "whoop")],
-      ["DELETE", path(CONNECTORS_API.one, "polar")],
-    ] as const) {
-      await fc.assert(
-        fc.asyncProperty(hostile, async (body) => {
-          const res = await client.request(method, url, {
-            payload: JSON.stringify(body) ?? "null",
-            headers: { "content-type": "application/json" },
-          });
-          if (res.statusCode >= 500)
-            throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
-          if (res.statusCode >= 400) {
-            const json = res.json() as { error?: unknown; code?: unknown };
-            expect(typeof json.error === "string" && typeof json.code === "string", res.body).toBe(true);
-          }
-        }),
-        { numRuns: RUNS },
+        fc.dictionary(
+          fc.constantFrom("return_to", "__proto__", "constructor", "provider", "user_id"),
+          fc.jsonValue(),
+        ),
+        fc.constant({ return_to: "x".repeat(100_000) }),
+        fc.constantFrom(Number.NaN, 2 ** 53, -0, null, [], "{"),
       );
-    }
-    expect(await connectionOf(app, alice.userId, "oura")).toMatchObject({ status: "active" });
-  }, PROPERTY_TIMEOUT);
+      for (const [method, url] of [
+        ["POST", path(CONNECTORS_API.connect, "oura")],
+        ["POST", path(CONNECTORS_API.connect, "x".repeat(50))],
+        ["POST", path(CONNECTORS_API.sync, "whoop")],
+        ["DELETE", path(CONNECTORS_API.one, "polar")],
+      ] as const) {
+        await fc.assert(
+          fc.asyncProperty(hostile, async (body) => {
+            const res = await client.request(method, url, {
+              payload: JSON.stringify(body) ?? "null",
+              headers: { "content-type": "application/json" },
+            });
+            if (res.statusCode >= 500)
+              throw new Error(`${method} ${url} answered ${res.statusCode}: ${res.body}`);
+            if (res.statusCode >= 400) {
+              const json = res.json() as { error?: unknown; code?: unknown };
+              expect(typeof json.error === "string" && typeof json.code === "string", res.body).toBe(true);
+            }
+          }),
+          { numRuns: RUNS },
+        );
+      }
+      expect(await connectionOf(app, alice.userId, "oura")).toMatchObject({ status: "active" });
+    },
+    PROPERTY_TIMEOUT,
+  );
 
   it("asks for a sync now: queued once, and refused for a provider not connected", async () => {
     await connectThrough(client, "oura");

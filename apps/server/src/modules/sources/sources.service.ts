@@ -14,6 +14,7 @@ import {
 import { AppError } from "../../lib/app-error.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { findProvider } from "../connectors/connectors.providers.ts";
+import type { ProviderDef } from "../connectors/connectors.types.ts";
 import { latestImportsBySource } from "../imports/imports.service.ts";
 import { CATALOGUE, findSourceEntry } from "./sources.catalogue.ts";
 import { cloudStatesOf, isCloudAvailable, isCloudRetired } from "./sources.connectors.ts";
@@ -86,20 +87,24 @@ function cloudOf(entry: SourceEntry, clouds: ReadonlyMap<string, CloudState>): C
   return "none";
 }
 
+/** The providers of the entry's clouds this installation connects: configured, their API not turned off. */
+function connectableClouds(entry: SourceEntry, ctx: Pick<AppContext, "config">) {
+  return entry.methods.flatMap((m) => {
+    if (m.kind !== "cloud" || !isCloudAvailable(m.provider, ctx.config) || isCloudRetired(m.provider))
+      return [];
+    const provider = findProvider(m.provider);
+    return provider ? [provider] : [];
+  });
+}
+
 /**
  * What Tonus can take from the entry here: its declared data types (those of its file and app routes),
  * then what a cloud this installation connects brings besides (Oura's API also gives active calories
  * and SpO2, its trends file does not), so the header says what the account panel below it offers.
  */
-function dataTypesOf(entry: SourceEntry, ctx: Pick<AppContext, "config">): SourceDataType[] {
+function dataTypesOf(entry: SourceEntry, clouds: readonly ProviderDef[]): SourceDataType[] {
   const more = new Set<SourceDataType>();
-  for (const m of entry.methods) {
-    const provider =
-      m.kind === "cloud" &&
-      isCloudAvailable(m.provider, ctx.config) &&
-      !isCloudRetired(m.provider) &&
-      findProvider(m.provider);
-    if (!provider) continue;
+  for (const provider of clouds) {
     for (const type of dataTypesOfMetrics(provider.metrics)) more.add(type);
     if (provider.bloodPressure) more.add("blood_pressure");
   }
@@ -113,17 +118,19 @@ function summaryOf(
   clouds: ReadonlyMap<string, CloudState>,
   ctx: Pick<AppContext, "config">,
 ): SourceSummary {
+  const connectable = connectableClouds(entry, ctx);
   return {
     slug: entry.slug,
     name: entry.name,
     logo_url: SOURCES_API.logo.replace(":file", `${entry.slug}.svg`),
     categories: entry.categories,
-    data_types: dataTypesOf(entry, ctx),
+    data_types: dataTypesOf(entry, connectable),
     method_kinds: entry.methods.map((m) => m.kind),
     connectable: entry.methods.some((m) => isMethodAvailable(m, ctx)),
     state: stateOf(last),
     last_import_at: last ? (last.finished_at ?? last.created) : null,
     cloud: cloudOf(entry, clouds),
+    cloud_connectable: connectable.length > 0,
   };
 }
 

@@ -206,7 +206,7 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
     expect(providers(await detail(b, fitbitEntry.slug))).toContain("fitbit");
   });
 
-  it("adds to an entry's data types what a cloud this installation connects brings", async () => {
+  it("adds to an entry's data types what a cloud this installation connects brings, and says it connects", async () => {
     const a = await createTestUser(app.ctx.database);
     const types = async (slug: string) =>
       ((await a.client(app).get(SOURCES_API.detail.replace(":slug", slug))).json() as SourceDetail)
@@ -219,11 +219,17 @@ describe.each(BACKENDS)("data-source routes on %s", (backend) => {
     expect(declared).not.toContain("spo2");
     expect(declared).not.toContain("energy");
     expect(await types("oura-ring")).toEqual(declared);
+    const summary = async (slug: string) =>
+      ((await a.client(app).get(SOURCES_API.list)).json() as SourceList).results.find((s) => s.slug === slug);
+    expect((await summary("oura-ring"))?.cloud_connectable).toBe(false);
     const config = app.ctx.config as unknown as Record<string, string | undefined>;
     Object.assign(config, { OURA_CLIENT_ID: "id", OURA_CLIENT_SECRET: "secret" });
     try {
       expect(await types("oura-ring")).toEqual([...declared, "energy", "spo2"]);
       expect(await listed("oura-ring")).toEqual([...declared, "energy", "spo2"]);
+      expect((await summary("oura-ring"))?.cloud_connectable).toBe(true);
+      // A file-only entry stays so.
+      expect((await summary("garmin-fenix"))?.cloud_connectable).toBe(false);
     } finally {
       config.OURA_CLIENT_ID = undefined;
       config.OURA_CLIENT_SECRET = undefined;

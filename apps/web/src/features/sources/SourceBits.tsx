@@ -13,7 +13,7 @@ export function SourceLogo({ url, size = 40 }: { url: string; size?: number }) {
 export function SourceStateBadge({
   source,
 }: {
-  source: Pick<SourceSummary, "state" | "connectable" | "cloud">;
+  source: Pick<SourceSummary, "state" | "connectable" | "cloud" | "cloud_connectable">;
 }) {
   const { t } = useTranslation();
   const badges = [];
@@ -21,6 +21,13 @@ export function SourceStateBadge({
     badges.push(
       <span key="cloud" className={`badge badge--${source.cloud === "connected" ? "connected" : "failed"}`}>
         {t(`sources.state.${source.cloud}`)}
+      </span>,
+    );
+  // Which entries this installation can sync from the person's account, not only read files of.
+  else if (source.cloud_connectable)
+    badges.push(
+      <span key="cloud" className="badge badge--muted">
+        {t("sources.state.cloud_available")}
       </span>,
     );
   if (source.state !== "none")

@@ -32,6 +32,7 @@ const garmin: SourceSummary = {
   state: "none",
   last_import_at: null,
   cloud: "none",
+  cloud_connectable: false,
 };
 
 describe("data-source search", () => {
@@ -64,6 +65,13 @@ describe("data-source state", () => {
     cleanup();
     render(<SourceStateBadge source={garmin} />);
     expect(badges()).toEqual([]);
+    cleanup();
+    // A cloud this installation connects, not linked yet; once linked, its state instead.
+    render(<SourceStateBadge source={{ ...garmin, cloud_connectable: true, state: "imported" }} />);
+    expect(badges()).toEqual(["Доступна синхронизация аккаунта", "Импортировано"]);
+    cleanup();
+    render(<SourceStateBadge source={{ ...garmin, cloud_connectable: true, cloud: "connected" }} />);
+    expect(badges()).toEqual(["Подключено"]);
   });
 });
 
