@@ -112,6 +112,7 @@ export function ConnectionDetails({
             <dt>{t("connectors.report.rejected")}</dt>
             <dd>{report.rejected.toLocaleString(i18n.language)}</dd>
           </dl>
+          {report.skipped > 0 && <p className="muted">{t("connectors.report.skipped_hint")}</p>}
           {report.rejected > 0 && (
             <ul className="cloud-connection__reasons">
               {Object.entries(report.rejected_reasons).map(([reason, count]) => (

@@ -167,7 +167,24 @@ describe("CloudConnection", () => {
     expect(screen.getByText("Added").nextElementSibling?.textContent).toBe("34");
     expect(screen.getByText("Refused").nextElementSibling?.textContent).toBe("2");
     expect(screen.getByText("Outside the plausible range: 1")).toBeTruthy();
-    expect(screen.getByText("Unreadable: 1")).toBeTruthy();
+    expect(screen.getByText("Sent in a form Tonus cannot read: 1")).toBeTruthy();
+    // Nothing was already stored: no word on what that means.
+    expect(screen.queryByText(/“Already stored” are values/)).toBeNull();
+    cleanup();
+    const report = connection().last_sync_report;
+    if (!report) throw new Error("the fixture has a report");
+    mockApi(
+      {
+        connector: oura({
+          connection: connection({
+            last_sync_report: { ...report, imported: 0, skipped: 34 },
+          }),
+        }),
+      },
+      [],
+    );
+    renderAt();
+    expect(await screen.findByText(/“Already stored” are values Tonus already had/)).toBeTruthy();
   });
 
   it("syncs now and shows the progress until the sync is done", async () => {
