@@ -147,7 +147,7 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
     ["activity-settings-nodata.fit", "unexpected_eof"],
     ["activity-unexpected-eof.fit", "unexpected_eof"],
     ["nick.fit", "invalid_record"],
-  ])("ends the broken %s with a %s report, not an error", async (name, reason) => {
+  ])("ends the broken %s with the report %s, not an error", async (name, reason) => {
     const done = await importFile(name);
     expect(["done", "failed"]).toContain(done.status);
     expect(done.report?.fatal?.reason).toBe(reason);
