@@ -68,7 +68,7 @@ describe("data-source state", () => {
     cleanup();
     // A cloud this installation connects, not linked yet; once linked, its state instead.
     render(<SourceStateBadge source={{ ...garmin, cloud_connectable: true, state: "imported" }} />);
-    expect(badges()).toEqual(["Доступна синхронизация аккаунта", "Импортировано"]);
+    expect(badges()).toEqual(["Можно подключить аккаунт", "Импортировано"]);
     cleanup();
     render(<SourceStateBadge source={{ ...garmin, cloud_connectable: true, cloud: "connected" }} />);
     expect(badges()).toEqual(["Подключено"]);
