@@ -87,11 +87,10 @@ function cloudOf(entry: SourceEntry, clouds: ReadonlyMap<string, CloudState>): C
   return "none";
 }
 
-/** The providers of the entry's clouds this installation connects: configured, their API not turned off. */
+/** The providers of the entry's clouds this installation connects (configured, their API not turned off). */
 function connectableClouds(entry: SourceEntry, ctx: Pick<AppContext, "config">) {
   return entry.methods.flatMap((m) => {
-    if (m.kind !== "cloud" || !isCloudAvailable(m.provider, ctx.config) || isCloudRetired(m.provider))
-      return [];
+    if (m.kind !== "cloud" || !isCloudAvailable(m.provider, ctx.config)) return [];
     const provider = findProvider(m.provider);
     return provider ? [provider] : [];
   });

@@ -137,6 +137,7 @@ export function CsvMappingForm({
           disabled={missing !== null}
           aria-describedby={missing ? hintId : undefined}
           isBusy={setMapping.isPending}
+          keepsFocusWhenBusy
           onClick={() => mapping && setMapping.mutate({ id: item.id, mapping })}
         >
           {t("sources.mapping.start")}

@@ -277,7 +277,7 @@ export function ImportView({
           })
         )}
       </p>
-      <Button variant="secondary" onClick={onCancel} isBusy={isCancelling} disabled={isCancelling}>
+      <Button variant="secondary" onClick={onCancel} isBusy={isCancelling} keepsFocusWhenBusy>
         {isCancelling ? t("sources.import.cancelling") : t("sources.import.cancel")}
       </Button>
     </div>

@@ -506,6 +506,20 @@ describe("import progress", () => {
     expect((screen.getByRole("progressbar") as HTMLProgressElement).value).toBe(0.5);
   });
 
+  it("keeps the focus on Cancel while the cancelling runs: the report that replaces it takes it then", async () => {
+    await changeLanguage("en");
+    let cancels = 0;
+    render(
+      <ImportView item={running(1024)} units={["B", "KB", "MB"]} onCancel={() => cancels++} isCancelling />,
+    );
+    const cancel = screen.getByRole("button", { name: /Cancelling…/ });
+    // Disabled, Chromium would drop its focus to the page's start before the report replaced it.
+    expect(cancel.hasAttribute("disabled")).toBe(false);
+    expect(cancel.getAttribute("aria-disabled")).toBe("true");
+    fireEvent.click(cancel);
+    expect(cancels).toBe(0);
+  });
+
   it("says how long is left once it has watched the pace for a while, in the reader's plural", async () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     try {

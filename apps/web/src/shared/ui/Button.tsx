@@ -8,7 +8,8 @@ type ButtonProps = ButtonHTMLAttributes<HTMLButtonElement> & {
   /**
    * While busy, stay focusable and announce itself unavailable (`aria-disabled`) instead of being
    * disabled, which would drop the keyboard's focus to the page's start; clicks do nothing meanwhile.
-   * For a button that stays on the page while its work runs (Sync now), not a form's submit button.
+   * For a button that stays on the page while its work runs (Sync now) or that its work's outcome
+   * replaces (the focus then goes to what replaced it), not a form's submit button.
    * `aria-disabled` alone makes a button unavailable the same focus-keeping way.
    */
   keepsFocusWhenBusy?: boolean;

@@ -3,6 +3,9 @@ import { type RefObject, useCallback, useEffect, useRef } from "react";
 /** Whether the focus is nowhere in particular: on the page's body, where browsers leave it. */
 export const focusIsLost = () => !document.activeElement || document.activeElement === document.body;
 
+/** Whether an element that had the focus could still hold it: in the page and not disabled. */
+const usable = (element: Element) => element.isConnected && !element.matches(":disabled");
+
 /**
  * Puts the focus back inside `container` when the control that held it there is removed: a view replaced
  * by the next (an upload's Cancel by its outcome), a button by the message saying what it did (Sync now
@@ -10,9 +13,10 @@ export const focusIsLost = () => !document.activeElement || document.activeEleme
  * user would start again from the top. After each render where that happened, `pick(container)` takes
  * the focus, made focusable if it is not. Focus the person moved elsewhere is left alone.
  *
- * What had the focus is remembered from `focusin`. A `focusout` toward an element outside forgets it;
- * one toward nothing (a click on the page's background, the window losing the focus) forgets it only if
- * the element is still there afterwards, since Chromium sends one while it removes the focused element.
+ * What had the focus is remembered from `focusin`. A `focusout` toward an element outside forgets it; one
+ * toward nothing forgets it only after a click on the page's background: Chromium sends one while it
+ * removes the focused element and when it disables it (a busy button), and the window losing the focus
+ * sends one too. A held element disabled since counts as gone, as a removed one does.
  *
  * Returns a check, true from the commit that removed the control until the focus has been moved: a
  * caller that would announce the same change in a live region (from a layout effect, which runs before
@@ -35,7 +39,7 @@ export function useFocusStaysInside(
         if (!node.contains(e.relatedTarget)) held.current = null;
       } else if (left instanceof Element) {
         queueMicrotask(() => {
-          if (left.isConnected && held.current === left) held.current = null;
+          if (held.current === left && usable(left) && document.hasFocus()) held.current = null;
         });
       }
     };
@@ -46,10 +50,7 @@ export function useFocusStaysInside(
       node.removeEventListener("focusout", onFocusOut);
     };
   }, [container]);
-  const lostInside = useCallback(
-    () => Boolean(held.current && !held.current.isConnected && focusIsLost()),
-    [],
-  );
+  const lostInside = useCallback(() => Boolean(held.current && !usable(held.current) && focusIsLost()), []);
   useEffect(() => {
     const node = container.current;
     if (!node || !lostInside()) return;

@@ -23,7 +23,10 @@ export function usePageSubject(name: string | null | undefined): void {
   useEffect(() => {
     if (!name) return;
     setSubject(name);
-    return () => setSubject(null);
+    // Only its own: a page hidden behind a loading one may clean up after the next page named its subject.
+    return () => {
+      if (subject === name) setSubject(null);
+    };
   }, [name]);
 }
 
