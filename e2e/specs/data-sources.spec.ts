@@ -271,6 +271,12 @@ for (const { lang, browserLocale } of LANGS) {
         page.getByRole("heading", { name: t("sources.mapping.title", { name: "b.csv" }) }),
       ).toBeVisible();
       await expectNoAxeViolations(page);
+
+      // Started from the keyboard, the columns step gives its focus to what replaces it, in the end the
+      // report's title (Start stays focusable while it waits: disabled, Chromium would drop the focus).
+      await page.getByRole("button", { name: t("sources.mapping.start") }).press("Enter");
+      const done = t("sources.report.title_done", { name: "b.csv" });
+      await expect(page.getByRole("heading", { level: 3, name: done })).toBeFocused({ timeout: 60_000 });
     });
 
     test("shows the mobile app's pages without header or footer", async ({ page, baseURL }) => {
