@@ -109,6 +109,14 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
     wasRunning.current = running;
   }, [running, queryClient, current.data, t, focusMoves]);
 
+  // A refused or stopped upload's message takes the focus from the Cancel it replaced: it is then read
+  // by the focus alone, not also as a live region (decided before the focus moves, and before paint).
+  const [saidByFocus, setSaidByFocus] = useState(false);
+  const outcome = error ?? stopped;
+  useLayoutEffect(() => {
+    if (outcome) setSaidByFocus(focusMoves());
+  }, [outcome, focusMoves]);
+
   const start = async () => {
     if (!file) return;
     setError(null);
@@ -175,7 +183,9 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
       {/* What became of the file just sent takes the focus from the button that sent or stopped it. */}
       {(error || stopped) && !uploading && (
         <div data-autofocus tabIndex={-1}>
-          {error ? <Alert status="error">{error}</Alert> : <Alert status="info">{stopped}</Alert>}
+          <Alert status={error ? "error" : "info"} announced={!saidByFocus}>
+            {outcome}
+          </Alert>
           {error && unfinished.length > 0 && <UnfinishedList items={unfinished} />}
         </div>
       )}
