@@ -146,6 +146,7 @@ describe("RouteGate", { timeout: 20_000 }, () => {
     await waitFor(() => expect(router.state.location.pathname).toBe("/auth/registration/"));
     expect(seen).toContain(`GET ${API.logout}`);
   });
+
   it("titles a page with its subject once loaded, in every language, and with the route's title again after it", async () => {
     const oura: SourceDetail = {
       slug: "oura-ring",

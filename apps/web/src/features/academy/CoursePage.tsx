@@ -5,13 +5,13 @@ import { getCurrentLanguage } from "../../i18n/index.ts";
 import { ApiError } from "../../shared/api/client.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
+import { usePageSubject } from "../../shared/ui/page-subject.ts";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { useAuth } from "../auth/use-auth.ts";
 import { materialPath, resumeTarget, useCourse } from "./academy-api.ts";
 import { ProgressLine } from "./ProgressLine.tsx";
 import { useRouteParams } from "./use-route-params.ts";
 import "./academy.css";
-import { usePageSubject } from "../../shared/ui/page-subject.ts";
 
 /** /lms/courses/{courseId}: free access; progress and "continue" for signed-in people. */
 export default function CoursePage() {

@@ -6,6 +6,7 @@ import { findRoute } from "../../app/routes.ts";
 import { getCurrentLanguage } from "../../i18n/index.ts";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
+import { usePageSubject } from "../../shared/ui/page-subject.ts";
 import { LoadingState } from "../../shared/ui/Spinner.tsx";
 import { useAuth } from "../auth/use-auth.ts";
 import { materialPath, useCourse, useMaterial, useUpdateProgress } from "./academy-api.ts";
@@ -14,7 +15,6 @@ import { Pacer } from "./Pacer.tsx";
 import { Quiz } from "./Quiz.tsx";
 import { useRouteParams } from "./use-route-params.ts";
 import "./academy.css";
-import { usePageSubject } from "../../shared/ui/page-subject.ts";
 
 /**
  * /lms/courses/{courseId}/{materialId} and /lms/materials/{materialId}: free access. Opening a material

@@ -18,7 +18,7 @@ export function initialChoices(preview: CsvPreview): Record<string, string> {
 
 /**
  * The mapping to send: the time column, its date order and every column given a measure. Units are the
- * server's to read from each header for the measure chosen (an "Weight (lb)" column in pounds, "Distance
+ * server's to read from each header for the measure chosen (a "Weight (lb)" column in pounds, "Distance
  * (km)" chosen as energy in energy's usual unit), so none is sent.
  */
 export function buildMapping(

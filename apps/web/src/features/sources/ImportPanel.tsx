@@ -181,7 +181,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
         </Button>
       )}
       {/* What became of the file just sent takes the focus from the button that sent or stopped it. */}
-      {(error || stopped) && !uploading && (
+      {outcome && !uploading && (
         <div data-autofocus tabIndex={-1}>
           <Alert status={error ? "error" : "info"} announced={!saidByFocus}>
             {outcome}
