@@ -16,7 +16,8 @@ const usable = (element: Element) => element.isConnected && !element.matches(":d
  * What had the focus is remembered from `focusin`. A `focusout` toward an element outside forgets it; one
  * toward nothing forgets it only after a click on the page's background: Chromium sends one while it
  * removes the focused element and when it disables it (a busy button), and the window losing the focus
- * sends one too. A held element disabled since counts as gone, as a removed one does.
+ * sends one too. A disabled one is still held, and the focus moves when it is removed, not before: what
+ * its work brings (a message that takes the focus itself) may come first.
  *
  * Returns a check, true from the commit that removed the control until the focus has been moved: a
  * caller that would announce the same change in a live region (from a layout effect, which runs before
@@ -50,7 +51,10 @@ export function useFocusStaysInside(
       node.removeEventListener("focusout", onFocusOut);
     };
   }, [container]);
-  const lostInside = useCallback(() => Boolean(held.current && !usable(held.current) && focusIsLost()), []);
+  const lostInside = useCallback(
+    () => Boolean(held.current && !held.current.isConnected && focusIsLost()),
+    [],
+  );
   useEffect(() => {
     const node = container.current;
     if (!node || !lostInside()) return;
