@@ -1,5 +1,5 @@
 import type { Connector, ConnectorProvider } from "@tonus/contract";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { useLocation, useSearchParams } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
@@ -73,20 +73,24 @@ export function CloudConnection({
 
   // The provider's answer sits far down the page the browser came back to, and a disconnect's outcome
   // replaces the button that had the focus: the message is brought into view and takes the focus, once
-  // (the connector is polled while it syncs; each answer must not pull the page back).
+  // (the connector is polled while it syncs; each answer must not pull the page back). One that takes
+  // the focus is read by it, not also as a live region: decided before paint.
   const placed = useRef<Flash | null>(null);
+  const [focusedFlash, setFocusedFlash] = useState<Flash | null>(null);
   const loaded = connector.data !== undefined;
-  useEffect(() => {
+  useLayoutEffect(() => {
     const node = flashRef.current;
     if (!flash || !node || !loaded || placed.current === flash) return;
     placed.current = flash;
     if (flash.landing) node.scrollIntoView({ block: "center" });
-    if (flash.landing || focusIsLost()) node.focus();
+    if (flash.landing || focusIsLost()) {
+      node.focus();
+      setFocusedFlash(flash);
+    }
   }, [flash, loaded]);
   // After the message has had its chance to take the focus: when what had it goes (a message replaced by
-  // an error, Sync now by Connect again), the panel's first error, which says what happened, else its
-  // heading.
-  useFocusStaysInside(sectionRef, pickAfterLoss);
+  // an error, Sync now by Connect again), the error that says what happened, else the panel's heading.
+  const focusMoves = useFocusStaysInside(sectionRef, pickAfterLoss);
 
   const isCard = cardClassName !== undefined;
   const Heading = isCard ? "h2" : "h3";
@@ -101,30 +105,39 @@ export function CloudConnection({
       </Heading>
       {flash && (
         <div ref={flashRef} tabIndex={-1} className="cloud-connection__flash">
-          <Alert status={flash.status}>{t(flash.key, { name })}</Alert>
+          <Alert status={flash.status} announced={!flash.landing && focusedFlash !== flash}>
+            {t(flash.key, { name })}
+          </Alert>
         </div>
       )}
       {connector.isPending && <LoadingState />}
       {connector.isError && <Alert status="error">{t("connectors.load_failed")}</Alert>}
       {connector.data?.configured && !connection && steps}
       {connector.data && (
-        <ConnectorBody connector={connector.data} hasFileRoute={hasFileRoute} onFlash={setFlash} />
+        <ConnectorBody
+          connector={connector.data}
+          hasFileRoute={hasFileRoute}
+          onFlash={setFlash}
+          focusMoves={focusMoves}
+        />
       )}
     </section>
   );
 }
 
 const pickAfterLoss = (section: HTMLElement) =>
-  section.querySelector<HTMLElement>('[role="alert"]') ?? section.querySelector<HTMLElement>("h2, h3");
+  section.querySelector<HTMLElement>("[data-autofocus]") ?? section.querySelector<HTMLElement>("h2, h3");
 
 function ConnectorBody({
   connector,
   hasFileRoute,
   onFlash,
+  focusMoves,
 }: {
   connector: Connector;
   hasFileRoute: boolean;
   onFlash: (f: Flash | null) => void;
+  focusMoves: () => boolean;
 }) {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
@@ -152,6 +165,7 @@ function ConnectorBody({
             reconnect={null}
             startFailed={null}
             onFlash={onFlash}
+            focusMoves={focusMoves}
           />
         )}
       </>
@@ -189,6 +203,7 @@ function ConnectorBody({
       reconnect={connector.connection.status === "reconnect_needed" ? connectButton : null}
       startFailed={startFailed || null}
       onFlash={onFlash}
+      focusMoves={focusMoves}
     />
   );
 }

@@ -1,5 +1,5 @@
 import type { Connection, Connector } from "@tonus/contract";
-import { type ReactNode, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useEffect, useId, useLayoutEffect, useRef, useState } from "react";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
@@ -15,6 +15,8 @@ type Props = {
   reconnect: ReactNode;
   startFailed: ReactNode;
   onFlash: (flash: { status: "success" | "info"; key: string } | null) => void;
+  /** True from the commit that removed the panel's focused control until the focus has been moved. */
+  focusMoves: () => boolean;
 };
 
 /** A connected provider: since when, the last sync and its report, sync now, errors, disconnect. */
@@ -25,6 +27,7 @@ export function ConnectionDetails({
   reconnect,
   startFailed,
   onFlash,
+  focusMoves,
 }: Props) {
   const { t, i18n } = useTranslation();
   const sync = useSyncNow(connector.provider);
@@ -60,6 +63,17 @@ export function ConnectionDetails({
   // A sync that ended with an error says so in its alert; "finished" would read as success.
   const succeeded = !needsReconnect && !connection.last_error;
 
+  // The error a sync ended with. When it replaces the focused Sync now (by Connect again), the panel
+  // hands it the focus: it is then read by the focus alone, not also as a live region (decided before
+  // the focus moves, and before paint).
+  const problem = needsReconnect
+    ? canSync && "connectors.errors.reconnect_needed"
+    : connection.last_error && `connectors.errors.${connection.last_error.code}`;
+  const [saidByFocus, setSaidByFocus] = useState(false);
+  useLayoutEffect(() => {
+    if (problem) setSaidByFocus(focusMoves());
+  }, [problem, focusMoves]);
+
   // Keyboard users land on Cancel, the harmless choice: Enter twice does not disconnect.
   useEffect(() => {
     if (isConfirming) cancelRef.current?.focus();
@@ -87,11 +101,12 @@ export function ConnectionDetails({
 
   return (
     <div className="stack">
-      {canSync && needsReconnect && (
-        <Alert status="error">{t("connectors.errors.reconnect_needed", { name })}</Alert>
-      )}
-      {!needsReconnect && connection.last_error && (
-        <Alert status="error">{t(`connectors.errors.${connection.last_error.code}`, { name })}</Alert>
+      {problem && (
+        <div data-autofocus tabIndex={-1}>
+          <Alert status="error" announced={!saidByFocus}>
+            {t(problem, { name })}
+          </Alert>
+        </div>
       )}
       <dl className="cloud-connection__facts">
         <dt>{t("connectors.connected_since")}</dt>

@@ -69,6 +69,9 @@ function mockApi(
   });
 }
 
+/** The live region a message sits in, if any: one that takes the focus must not also be one. */
+const liveRegionOf = (element: Element) => element.closest('[role="alert"], [role="status"], [aria-live]');
+
 function renderAt(path = "/data-sources/oura-ring", hasFileRoute = true) {
   const router = createMemoryRouter(
     [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute={hasFileRoute} /> }],
@@ -245,10 +248,11 @@ describe("CloudConnection", () => {
     const syncNow = await screen.findByRole("button", { name: "Sync now" });
     syncNow.focus();
     fireEvent.click(syncNow);
-    // Sync now gives way to Connect again: the focus goes to the alert that says why, not the page's body.
-    const alert = await screen.findByRole("alert");
-    expect(alert.textContent).toMatch(/no longer accepts Tonus's access/);
-    await waitFor(() => expect(document.activeElement).toBe(alert));
+    // Sync now gives way to Connect again: the focus goes to the error that says why, not the page's
+    // body, and the error is read by the focus alone, not also as a live region.
+    const error = await screen.findByText(/no longer accepts Tonus's access/);
+    await waitFor(() => expect(document.activeElement?.contains(error)).toBe(true));
+    expect(screen.queryByRole("alert")).toBeNull();
     expect(screen.getByRole("status").textContent).toBe("");
   });
 
@@ -299,6 +303,7 @@ describe("CloudConnection", () => {
     expect(await screen.findByText(/did not confirm that it revoked Tonus's access/)).toBeTruthy();
     // The outcome takes the focus from the button that went away.
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/did not confirm/));
+    expect(liveRegionOf(screen.getByText(/did not confirm/))).toBeNull();
     expect(await screen.findByRole("button", { name: "Connect Oura" })).toBeTruthy();
     expect(calls).toContainEqual({
       path: "/dashboard_api/v1/connectors/oura/",
@@ -315,6 +320,7 @@ describe("CloudConnection", () => {
     ).toBeTruthy();
     // The answer the browser came back with takes the focus, wherever the panel is on the page.
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/^You did not allow Tonus/));
+    expect(liveRegionOf(screen.getByText(/^You did not allow Tonus/))).toBeNull();
     await waitFor(() => expect(router.state.location.search).toBe("?tab=2"));
     cleanup();
     mockApi({ connector: oura() }, []);
@@ -336,7 +342,8 @@ describe("CloudConnection", () => {
       [],
     );
     renderAt();
-    expect(await screen.findByText(/no longer accepts Tonus's access/)).toBeTruthy();
+    // Found on opening the page, not replacing the focus: announced.
+    expect((await screen.findByRole("alert")).textContent).toMatch(/no longer accepts Tonus's access/);
     expect(screen.getByRole("button", { name: "Connect Oura again" })).toBeTruthy();
     expect(screen.queryByRole("button", { name: "Sync now" })).toBeNull();
     cleanup();
