@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, waitFor } from "@testing-library/react";
+import { act, cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { useLayoutEffect, useRef, useState } from "react";
 import { afterEach, describe, expect, it } from "vitest";
 import { useFocusStaysInside } from "./focus.ts";
@@ -86,6 +86,25 @@ describe("useFocusStaysInside", () => {
     expect(document.activeElement).toBe(document.body);
     act(() => setShown(false));
     expect(document.activeElement).toBe(screen.getByText("Access refused"));
+  });
+
+  it("forgets a disabled control when the person presses outside the panel before it is removed", async () => {
+    render(
+      <>
+        <Panel />
+        <div>Background</div>
+      </>,
+    );
+    const button = screen.getByRole("button", { name: "Sync now" }) as HTMLButtonElement;
+    act(() => button.focus());
+    await act(async () => {
+      button.blur();
+      button.disabled = true;
+    });
+    // The focus is already on the body: the press sends no focusout.
+    fireEvent.pointerDown(screen.getByText("Background"));
+    act(() => setShown(false));
+    expect(document.activeElement).toBe(document.body);
   });
 
   it("tells a layout effect of the commit that removed the control that the focus is about to move", () => {

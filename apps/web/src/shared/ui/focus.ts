@@ -17,7 +17,8 @@ const usable = (element: Element) => element.isConnected && !element.matches(":d
  * toward nothing forgets it only after a click on the page's background: Chromium sends one while it
  * removes the focused element and when it disables it (a busy button), and the window losing the focus
  * sends one too. A disabled one is still held, and the focus moves when it is removed, not before: what
- * its work brings (a message that takes the focus itself) may come first.
+ * its work brings (a message that takes the focus itself) may come first; a press outside the panel
+ * meanwhile forgets it.
  *
  * Returns a check, true from the commit that removed the control until the focus has been moved: a
  * caller that would announce the same change in a live region (from a layout effect, which runs before
@@ -44,11 +45,18 @@ export function useFocusStaysInside(
         });
       }
     };
+    // A disabled control lost the focus already: a press outside the panel sends no focusout, and is
+    // where the person's attention went.
+    const onPointerDown = (e: PointerEvent) => {
+      if (!(e.target instanceof Node && node.contains(e.target))) held.current = null;
+    };
     node.addEventListener("focusin", onFocusIn);
     node.addEventListener("focusout", onFocusOut);
+    document.addEventListener("pointerdown", onPointerDown, true);
     return () => {
       node.removeEventListener("focusin", onFocusIn);
       node.removeEventListener("focusout", onFocusOut);
+      document.removeEventListener("pointerdown", onPointerDown, true);
     };
   }, [container]);
   const lostInside = useCallback(
