@@ -282,6 +282,37 @@ for (const { lang, browserLocale } of LANGS) {
       await expect(page.getByRole("heading", { level: 3, name: done })).toBeFocused({ timeout: 60_000 });
     });
 
+    test("takes a file dragged onto the import panel, the first of several", async ({ page, baseURL }) => {
+      await registerViaApi(page.request, newUser(`sources-drop-${lang}`), baseURL ?? "");
+      await page.goto("/data-sources/csv-file");
+      const panel = page.locator(".import-panel");
+      await expect(page.getByText(t("sources.upload.drop_hint"))).toBeVisible();
+      // Two files dragged from a folder window, as the browser hands them to the page.
+      const dataTransfer = await page.evaluateHandle(() => {
+        const list = new DataTransfer();
+        list.items.add(new File(["date,steps\n2024-03-01,8000\n"], "dropped.csv", { type: "text/csv" }));
+        list.items.add(new File(["date,steps\n"], "second.csv", { type: "text/csv" }));
+        return list;
+      });
+      await panel.dispatchEvent("dragenter", { dataTransfer });
+      await expect(panel).toHaveClass(/import-panel--drop/);
+      await panel.dispatchEvent("drop", { dataTransfer });
+      await expect(panel).not.toHaveClass(/import-panel--drop/);
+      // The field names the file, and the status line says the second was left.
+      const field = page.getByLabel(t("sources.upload.choose"));
+      expect(
+        await field.evaluate((input: HTMLInputElement) => Array.from(input.files ?? [], (f) => f.name)),
+      ).toEqual(["dropped.csv"]);
+      await expect(panel.getByRole("status")).toHaveText(
+        t("sources.upload.one_at_a_time", { name: "dropped.csv" }),
+      );
+      await expectNoAxeViolations(page);
+      await page.getByRole("button", { name: t("sources.upload.start") }).click();
+      await expect(
+        page.getByRole("heading", { name: t("sources.mapping.title", { name: "dropped.csv" }) }),
+      ).toBeVisible();
+    });
+
     test("shows the mobile app's pages without header or footer", async ({ page, baseURL }) => {
       await registerViaApi(page.request, newUser(`sources-mobile-${lang}`), baseURL ?? "");
       await page.goto("/data-sources-mobile-back/oura-ring");

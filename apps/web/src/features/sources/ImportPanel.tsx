@@ -8,6 +8,7 @@ import { Alert } from "../../shared/ui/Alert.tsx";
 import { Button } from "../../shared/ui/Button.tsx";
 import { useFocusStaysInside } from "../../shared/ui/focus.ts";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
+import { useFileDrop } from "./file-drop.ts";
 import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
 import { useSourceName } from "./SourceBits.tsx";
@@ -82,12 +83,26 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   const [importId, setImportId] = useState<string | null>(source.last_import?.id ?? null);
   // A new key empties the file input once its file has been sent.
   const [inputKey, setInputKey] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+  // Said when several files were dropped at once: which one was taken.
+  const [dropNote, setDropNote] = useState("");
   const abort = useRef<AbortController | null>(null);
   const current = useImport(importId, source.last_import);
   const cancel = useCancelImport();
   const errorText = useUploadError();
   const units = t("sources.bytes_units", { returnObjects: true }) as string[];
   const busy = uploading !== null || isActive(current.data);
+
+  const choose = (chosen: File | null) => {
+    setFile(chosen);
+    setError(null);
+    setStopped(null);
+    setDropNote("");
+  };
+  const drop = useFileDrop(input, !busy, (dropped, count) => {
+    choose(dropped);
+    if (count > 1) setDropNote(t("sources.upload.one_at_a_time", { name: dropped.name }));
+  });
 
   // What the panel shows changes (an upload starting or refused, the import waiting for its columns,
   // running, ending) by replacing the control that had the focus: the new view takes it, at its
@@ -151,27 +166,32 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   };
 
   return (
-    <div className="import-panel" ref={panel}>
+    <div
+      className={drop.over ? "import-panel import-panel--drop" : "import-panel"}
+      ref={panel}
+      {...drop.handlers}
+    >
       <div className="field">
         <label className="field__label" htmlFor={inputId}>
           {t("sources.upload.choose")}
         </label>
         <input
           key={inputKey}
+          ref={input}
           id={inputId}
           aria-describedby={hintId}
           className="field__input"
           type="file"
           disabled={busy}
-          onChange={(e) => {
-            setFile(e.target.files?.[0] ?? null);
-            setError(null);
-            setStopped(null);
-          }}
+          onChange={(e) => choose(e.target.files?.[0] ?? null)}
         />
         <div id={hintId} className="field__hint">
           {t(`sources.upload.formats.${importer}`)}
         </div>
+        <p className="field__hint import-panel__drop-hint">{t("sources.upload.drop_hint")}</p>
+        <p className="field__hint import-panel__drop-note" role="status">
+          {dropNote}
+        </p>
       </div>
       {uploading ? (
         <UploadBar progress={uploading} units={units} onCancel={() => abort.current?.abort()} />
