@@ -63,6 +63,7 @@ export function CloudConnection({
   const name = connector.data?.name ?? "";
   const flashRef = useRef<HTMLDivElement>(null);
   const sectionRef = useRef<HTMLElement>(null);
+  const headingRef = useRef<HTMLHeadingElement>(null);
   const connection = connector.data?.connection;
   // "Connected" no longer holds once a sync found the token refused or failed: the error says what now,
   // and the message does not come back when the error clears.
@@ -74,7 +75,8 @@ export function CloudConnection({
   // The provider's answer sits far down the page the browser came back to, and a disconnect's outcome
   // replaces the button that had the focus: the message is brought into view and takes the focus, once
   // (the connector is polled while it syncs; each answer must not pull the page back). One that takes
-  // the focus is read by it, not also as a live region: decided before paint.
+  // the focus is read by it, not also as a live region: decided before paint (the provider's answer
+  // takes it once the connector has loaded, so it is a live region only if that fails).
   const placed = useRef<Flash | null>(null);
   const [focusedFlash, setFocusedFlash] = useState<Flash | null>(null);
   const loaded = connector.data !== undefined;
@@ -88,9 +90,17 @@ export function CloudConnection({
       setFocusedFlash(flash);
     }
   }, [flash, loaded]);
-  // After the message has had its chance to take the focus: when what had it goes (a message replaced by
-  // an error, Sync now by Connect again), the error that says what happened, else the panel's heading.
+  // After the message has had its chance to take the focus: when what had it goes (Sync now replaced by
+  // Connect again), the error that says what happened, else the panel's heading.
   const focusMoves = useFocusStaysInside(sectionRef, pickAfterLoss);
+  // A message that held the focus is cleared once the sync it spoke of has ended or failed, a commit
+  // after the status or the error that says so was announced: the heading takes the focus, so that the
+  // error is not read a second time.
+  const hadFlash = useRef(flash);
+  useLayoutEffect(() => {
+    if (hadFlash.current && !flash && focusMoves()) headingRef.current?.focus();
+    hadFlash.current = flash;
+  }, [flash, focusMoves]);
 
   const isCard = cardClassName !== undefined;
   const Heading = isCard ? "h2" : "h3";
@@ -100,12 +110,15 @@ export function CloudConnection({
       className={isCard ? `card cloud-connection ${cardClassName}` : "cloud-connection"}
       aria-labelledby={headingId}
     >
-      <Heading id={headingId} className={isCard ? "card__title" : undefined} tabIndex={-1}>
+      <Heading id={headingId} ref={headingRef} className={isCard ? "card__title" : undefined} tabIndex={-1}>
         {name ? t("connectors.title", { name }) : t("connectors.title_generic")}
       </Heading>
       {flash && (
         <div ref={flashRef} tabIndex={-1} className="cloud-connection__flash">
-          <Alert status={flash.status} announced={!flash.landing && focusedFlash !== flash}>
+          <Alert
+            status={flash.status}
+            announced={focusedFlash !== flash && !(flash.landing && !connector.isError)}
+          >
             {t(flash.key, { name })}
           </Alert>
         </div>

@@ -430,6 +430,36 @@ describe("CloudConnection", () => {
     expect(screen.queryByText(/is connected/)).toBeNull();
   });
 
+  it("announces an error that comes while the connected message has the focus, and reads it once", async () => {
+    const state = { connector: oura({ connection: connection() }) };
+    mockApi(state, []);
+    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+    const router = createMemoryRouter(
+      [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute /> }],
+      { initialEntries: ["/data-sources/oura-ring?connect=ok&provider=oura"] },
+    );
+    render(
+      <QueryClientProvider client={client}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(document.activeElement?.textContent).toMatch(/is connected/));
+    // The answer the page came back with has the focus: it is not also a live region.
+    expect(liveRegionOf(screen.getByText(/is connected/))).toBeNull();
+    state.connector = oura({
+      connection: connection({
+        status: "reconnect_needed",
+        last_error: { code: "reconnect_needed", at: "2026-11-23T10:00:00Z" },
+      }),
+    });
+    await client.invalidateQueries();
+    // The focus was on the message, not on what the error replaced: the error is announced.
+    expect((await screen.findByRole("alert")).textContent).toMatch(/no longer accepts Tonus's access/);
+    // The message goes; its focus goes to the panel's heading, not to the error a second time.
+    await waitFor(() => expect(screen.queryByText(/is connected/)).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole("heading", { name: /Oura/ })));
+  });
+
   it("says when the vendor turned the API off, offering the export file and only a disconnect", async () => {
     mockApi({ connector: oura({ name: "Fitbit", retired_on: "2026-10-30", connection: connection() }) }, []);
     renderAt();

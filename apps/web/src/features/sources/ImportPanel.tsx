@@ -99,10 +99,15 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
     setStopped(null);
     setDropNote("");
   };
-  const drop = useFileDrop(input, !busy, (dropped, count) => {
-    choose(dropped);
-    if (count > 1) setDropNote(t("sources.upload.one_at_a_time", { name: dropped.name }));
-  });
+  const drop = useFileDrop(
+    input,
+    !busy,
+    (dropped, count) => {
+      choose(dropped);
+      if (count > 1) setDropNote(t("sources.upload.one_at_a_time", { name: dropped.name }));
+    },
+    (folder) => setDropNote(t("sources.upload.folder", { name: folder })),
+  );
 
   // What the panel shows changes (an upload starting or refused, the import waiting for its columns,
   // running, ending) by replacing the control that had the focus: the new view takes it, at its
@@ -137,6 +142,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
     setError(null);
     setStopped(null);
     setAnnouncement("");
+    setDropNote("");
     abort.current = new AbortController();
     setUploading({ loaded: 0, total: file.size });
     try {
