@@ -237,6 +237,25 @@ for (const { lang, browserLocale } of LANGS) {
       // No other day of the range holds data: the import landed on its own day only.
       await expect(table.getByRole("row")).toHaveCount(2);
       await expectNoAxeViolations(page);
+
+      // The same export again brings nothing new; the first import is listed among the earlier ones.
+      await page.goto("/data-sources/apple-health");
+      await page.getByLabel(t("sources.upload.choose")).setInputFiles({
+        name: "export.xml",
+        mimeType: "text/xml",
+        buffer: knownDayExport(day),
+      });
+      await page.getByRole("button", { name: t("sources.upload.start") }).click();
+      const again = t("sources.report.title_nothing_new", { name: "export.xml" });
+      await expect(page.getByRole("heading", { level: 3, name: again })).toBeVisible({ timeout: 60_000 });
+      const history = page.locator("details.import-history");
+      await history.getByText(t("sources.history.title")).click();
+      await expect(history.getByRole("listitem")).toHaveCount(1);
+      await expect(history.getByRole("listitem")).toContainText(title);
+      await expect(history.getByRole("listitem")).toContainText(
+        `${t("sources.report.imported")}: ${formatNumber(lang, 4, 0)}`,
+      );
+      await expectNoAxeViolations(page);
     });
 
     test("names the two unfinished imports, with links, when a third is refused", async ({

@@ -9,6 +9,7 @@ import { Button } from "../../shared/ui/Button.tsx";
 import { useFocusStaysInside } from "../../shared/ui/focus.ts";
 import { CsvMappingForm } from "./CsvMappingForm.tsx";
 import { useFileDrop } from "./file-drop.ts";
+import { ImportHistory } from "./ImportHistory.tsx";
 import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { formatBytes, fraction, type ProgressSample, timeLeftS } from "./import-format.ts";
 import { useSourceName } from "./SourceBits.tsx";
@@ -227,6 +228,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
           isCancelling={cancel.isPending || current.data.cancel_requested}
         />
       )}
+      <ImportHistory slug={source.slug} shown={importId} />
     </div>
   );
 }

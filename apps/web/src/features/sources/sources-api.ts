@@ -4,6 +4,7 @@ import {
   type CsvMapping,
   IMPORTS_API,
   type Import,
+  type ImportList,
   SOURCES_API,
   type SourceDetail,
   type SourceList,
@@ -42,6 +43,20 @@ export function useImport(id: string | null, initial: Import | null) {
     enabled: id !== null,
     ...(initial && initial.id === id ? { initialData: initial } : {}),
     refetchInterval: (query) => (isActive(query.state.data) ? POLL_MS : false),
+  });
+}
+
+/** How many of an entry's imports its page lists (the API's own cap). */
+export const HISTORY_LIMIT = 50;
+
+/** An entry's latest imports, newest first (read again whenever the sources are). */
+export function useImportHistory(slug: string) {
+  return useQuery({
+    queryKey: [...SOURCES_QUERY_KEY, "history", slug],
+    queryFn: () =>
+      apiRequest<ImportList>(
+        `${IMPORTS_API.imports}?${new URLSearchParams({ source: slug, limit: String(HISTORY_LIMIT) })}`,
+      ),
   });
 }
 

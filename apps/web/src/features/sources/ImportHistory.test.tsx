@@ -1,0 +1,116 @@
+import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
+import { cleanup, render, screen, within } from "@testing-library/react";
+import type { Import, ImportReport } from "@tonus/contract";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { changeLanguage } from "../../i18n/index.ts";
+import { ImportHistory } from "./ImportHistory.tsx";
+import { HISTORY_LIMIT, SOURCES_QUERY_KEY } from "./sources-api.ts";
+
+const report = (over: Partial<ImportReport> = {}): ImportReport => ({
+  format: "csv",
+  read: 0,
+  imported: 0,
+  duplicates: 0,
+  rejected: 0,
+  ignored: 0,
+  measurements: 0,
+  bp_readings: 0,
+  rejections: [],
+  warnings: [],
+  fatal: null,
+  ...over,
+});
+
+const anImport = (id: string, over: Partial<Import> = {}): Import => ({
+  id,
+  source_slug: "oura-ring",
+  file_name: `${id}.csv`,
+  size_bytes: 2048,
+  kind: "csv",
+  status: "done",
+  cancel_requested: false,
+  created: "2026-11-20T09:00:00Z",
+  started_at: "2026-11-20T09:00:01Z",
+  finished_at: "2026-11-20T09:00:09Z",
+  progress: { bytes_read: 2048, bytes_total: 2048, records_read: 0, imported: 0, duplicates: 0, rejected: 0 },
+  report: report(),
+  preview: null,
+  ...over,
+});
+
+function show(results: Import[] | "error", shown: string | null) {
+  const client = new QueryClient({
+    defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
+  });
+  if (results !== "error") client.setQueryData([...SOURCES_QUERY_KEY, "history", "oura-ring"], { results });
+  render(
+    <QueryClientProvider client={client}>
+      <ImportHistory slug="oura-ring" shown={shown} />
+    </QueryClientProvider>,
+  );
+}
+
+describe("ImportHistory", () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+  });
+
+  it("lists the earlier imports, newest first, without the one the panel shows, in en and ru", async () => {
+    await changeLanguage("en");
+    const items = [
+      anImport("latest", { report: report({ imported: 5 }) }),
+      anImport("second", { report: report({ imported: 1234, duplicates: 2, rejected: 3 }) }),
+      anImport("first", { report: report({ duplicates: 40 }), finished_at: "2026-11-18T07:30:00Z" }),
+    ];
+    show(items, "latest");
+    expect(screen.getByText("Earlier imports").tagName).toBe("SUMMARY");
+    const rows = within(screen.getByRole("list")).getAllByRole("listitem");
+    expect(rows.map((r) => r.querySelector(".import-history__title")?.textContent)).toEqual([
+      "second.csv imported",
+      "Nothing new was imported from first.csv",
+    ]);
+    expect(rows[0]?.textContent).toContain("Values imported: 1,234 · Values already there: 2 · Rejected: 3");
+    // Nothing refused, nothing already there: not said.
+    expect(rows[1]?.textContent).toMatch(/Values imported: 0 · Values already there: 40$/);
+    expect(rows[1]?.querySelector("time")?.getAttribute("datetime")).toBe("2026-11-18T07:30:00Z");
+    expect(screen.queryByText(/latest imports are listed/)).toBeNull();
+    cleanup();
+
+    await changeLanguage("ru");
+    show(items, "latest");
+    expect(screen.getByText("Прежние импорты")).toBeTruthy();
+    expect(screen.getAllByRole("listitem")[0]?.textContent).toContain(
+      "Импортировано значений: 1\u00a0234 · Значения уже были: 2 · Отклонено: 3",
+    );
+    await changeLanguage("en");
+  });
+
+  it("shows nothing while the import on the panel is the only one", () => {
+    show([anImport("only")], "only");
+    expect(screen.queryByText("Earlier imports")).toBeNull();
+    cleanup();
+    show([], null);
+    expect(screen.queryByText("Earlier imports")).toBeNull();
+  });
+
+  it("says when only the latest imports are listed", () => {
+    show(
+      Array.from({ length: HISTORY_LIMIT }, (_, i) => anImport(`imp-${i}`)),
+      "imp-0",
+    );
+    expect(screen.getAllByRole("listitem")).toHaveLength(HISTORY_LIMIT - 1);
+    expect(screen.getByText("Only the latest imports are listed.")).toBeTruthy();
+  });
+
+  it("says so when the list cannot be loaded", async () => {
+    vi.stubGlobal(
+      "fetch",
+      vi.fn(async () => new Response(JSON.stringify({ error: "unknown", message: "x" }), { status: 500 })),
+    );
+    show("error", null);
+    expect((await screen.findByRole("alert")).textContent).toBe(
+      "Your earlier imports could not be loaded. Reload the page to try again.",
+    );
+  });
+});
