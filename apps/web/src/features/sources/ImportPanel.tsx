@@ -85,7 +85,7 @@ export function ImportPanel({ source, importer }: { source: SourceDetail; import
   // A new key empties the file input once its file has been sent.
   const [inputKey, setInputKey] = useState(0);
   const input = useRef<HTMLInputElement>(null);
-  // Said when several files were dropped at once: which one was taken.
+  // Said when a drop was not taken as it came: several files (which one was taken) or a folder.
   const [dropNote, setDropNote] = useState("");
   const abort = useRef<AbortController | null>(null);
   const current = useImport(importId, source.last_import);
