@@ -252,9 +252,14 @@ for (const { lang, browserLocale } of LANGS) {
       await history.getByText(t("sources.history.title")).click();
       await expect(history.getByRole("listitem")).toHaveCount(1);
       await expect(history.getByRole("listitem")).toContainText(title);
-      await expect(history.getByRole("listitem")).toContainText(
-        `${t("sources.report.imported")}: ${formatNumber(lang, 4, 0)}`,
-      );
+      const first = history.locator(".import-history__item");
+      await expect(first).toContainText(`${t("sources.report.imported")}: ${formatNumber(lang, 4, 0)}`);
+      // Its whole report, one level down, says what it left out.
+      await first.getByText(t("sources.history.show_report")).click();
+      await expect(first.getByRole("heading", { level: 4, name: title })).toBeVisible();
+      await expect(
+        first.getByText(t("sources.report.left_out_types", { list: "DietaryCaffeine" })),
+      ).toBeVisible();
       await expectNoAxeViolations(page);
     });
 

@@ -1,8 +1,10 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
 import type { Import, ImportReport } from "@tonus/contract";
+import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
+import { SESSION_QUERY_KEY } from "../auth/use-auth.ts";
 import { ImportHistory } from "./ImportHistory.tsx";
 import { HISTORY_LIMIT, SOURCES_QUERY_KEY } from "./sources-api.ts";
 
@@ -42,10 +44,14 @@ function show(results: Import[] | "error", shown: string | null) {
   const client = new QueryClient({
     defaultOptions: { queries: { retry: false, staleTime: Number.POSITIVE_INFINITY } },
   });
+  // Signed out as far as the report's units go: the test asks the server nothing else.
+  client.setQueryData(SESSION_QUERY_KEY, { authenticated: false, user_type: "anonymous" });
   if (results !== "error") client.setQueryData([...SOURCES_QUERY_KEY, "history", "oura-ring"], { results });
   render(
     <QueryClientProvider client={client}>
-      <ImportHistory slug="oura-ring" shown={shown} />
+      <MemoryRouter initialEntries={["/data-sources/oura-ring"]}>
+        <ImportHistory slug="oura-ring" shown={shown} />
+      </MemoryRouter>
     </QueryClientProvider>,
   );
 }
@@ -84,6 +90,38 @@ describe("ImportHistory", () => {
       "Импортировано значений: 1\u00a0234 · Значения уже были: 2 · Отклонено: 3",
     );
     await changeLanguage("en");
+  });
+
+  it("unfolds the whole report of one that says more than its counts, a level below, unannounced", () => {
+    show(
+      [
+        anImport("latest"),
+        anImport("broken", {
+          report: report({
+            imported: 3,
+            rejected: 1,
+            rejections: [{ reason: "invalid_date", line: 7, detail: "31.02.2024" }],
+            fatal: { reason: "unexpected_eof" },
+          }),
+        }),
+        anImport("plain", { report: report({ imported: 2 }) }),
+      ],
+      "latest",
+    );
+    const [broken, plain] = document.querySelectorAll<HTMLElement>(".import-history__item");
+    expect(plain?.textContent).not.toContain("Whole report");
+    if (!broken) throw new Error("no earlier import listed");
+    const whole = within(broken).getByText("Whole report");
+    expect(whole.tagName).toBe("SUMMARY");
+    const folded = whole.parentElement as HTMLElement;
+    expect(
+      within(folded).getByRole("heading", { level: 4, name: "broken.csv imported in part" }),
+    ).toBeTruthy();
+    expect(within(folded).getByRole("heading", { level: 5 }).textContent).toBe("Problems found");
+    // Read when the person opens it, not announced as the page loads; no second set of links onward.
+    expect(within(folded).queryByRole("alert")).toBeNull();
+    expect(within(folded).queryByRole("status")).toBeNull();
+    expect(within(folded).queryByRole("navigation")).toBeNull();
   });
 
   it("shows nothing while the import on the panel is the only one", () => {

@@ -1,7 +1,7 @@
 import type { Import } from "@tonus/contract";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
-import { reportTitle } from "./ImportReportView.tsx";
+import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
 import { HISTORY_LIMIT, useImportHistory } from "./sources-api.ts";
 
 /** What an earlier import brought, in the report's own words: imported, already there, refused. */
@@ -15,10 +15,17 @@ function countsOf(item: Import, t: (key: string) => string, language: string): s
   return parts.map(([key, n]) => `${t(`sources.report.${key}`)}: ${number.format(n)}`).join(" · ");
 }
 
+/** Whether a report says more than its counts: what was refused and why, left out, or broke it off. */
+const hasDetails = (item: Import) =>
+  Boolean(
+    item.report &&
+      (item.report.rejections.length > 0 || item.report.warnings.length > 0 || item.report.fatal),
+  );
+
 /**
  * The entry's earlier imports, newest first, below the one the panel shows: which file, when, how it
- * ended and what it brought, so a person importing again can tell what the last times did. Folded
- * away, and absent while there is none.
+ * ended and what it brought, so a person importing again can tell what the last times did; the whole
+ * report of one that says more than its counts. Folded away, and absent while there is none.
  */
 export function ImportHistory({ slug, shown }: { slug: string; shown: string | null }) {
   const { t, i18n } = useTranslation();
@@ -43,6 +50,12 @@ export function ImportHistory({ slug, shown }: { slug: string; shown: string | n
                 </time>
                 {counts && ` · ${counts}`}
               </span>
+              {hasDetails(item) && (
+                <details className="import-history__report">
+                  <summary>{t("sources.history.show_report")}</summary>
+                  <ImportReportView item={item} earlier />
+                </details>
+              )}
             </li>
           );
         })}

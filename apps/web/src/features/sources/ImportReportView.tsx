@@ -138,7 +138,15 @@ export function reportTitle(item: Import, t: TFunction): string {
  * What the import left out on purpose (the report's warnings): types and columns Tonus does not keep,
  * files in an archive it does not read, beat intervals out of range. Nothing here is an error.
  */
-function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) => string }) {
+function LeftOutList({
+  item,
+  where,
+  Heading,
+}: {
+  item: Import;
+  where: (p: ImportProblem) => string;
+  Heading: "h4" | "h5";
+}) {
   const { t, i18n } = useTranslation();
   const { pathname } = useLocation();
   const left = leftOutOf(item.report?.warnings ?? []);
@@ -149,7 +157,7 @@ function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) 
   const csvPage = sourcePath(pathname, "csv-file");
   return (
     <>
-      <h4>{t("sources.report.left_out")}</h4>
+      <Heading>{t("sources.report.left_out")}</Heading>
       <ul className="import-report__left-out">
         {left.types.length > 0 && <li>{t("sources.report.left_out_types", { list: list(left.types) })}</li>}
         {left.columns.length > 0 && (
@@ -190,8 +198,12 @@ function LeftOutList({ item, where }: { item: Import; where: (p: ImportProblem) 
   );
 }
 
-/** The end of an import: what was read, imported, already there, refused and why. */
-export function ImportReportView({ item }: { item: Import }) {
+/**
+ * The end of an import: what was read, imported, already there, refused and why. `earlier` for one
+ * listed among an entry's earlier imports: a level deeper, not announced, without the links onward
+ * (the latest import's report has them).
+ */
+export function ImportReportView({ item, earlier = false }: { item: Import; earlier?: boolean }) {
   const { t, i18n } = useTranslation();
   const where = useWhere(item);
   const refusedValue = useRefusedValue();
@@ -233,12 +245,14 @@ export function ImportReportView({ item }: { item: Import }) {
   );
   // Nothing came before the break, or before the cancel: saying it was kept would mislead.
   const keptAny = report !== null && report.imported + report.duplicates > 0;
+  const Title = earlier ? "h4" : "h3";
+  const Heading = earlier ? "h5" : "h4";
   return (
     <section className="import-report" aria-labelledby={`report-${item.id}`}>
-      <h3 id={`report-${item.id}`}>{reportTitle(item, t)}</h3>
+      <Title id={`report-${item.id}`}>{reportTitle(item, t)}</Title>
       {finished && <p className="muted">{t("sources.report.finished_at", { when: finished })}</p>}
       {report?.fatal && (
-        <Alert status={item.status === "failed" ? "error" : "info"}>
+        <Alert status={item.status === "failed" ? "error" : "info"} announced={!earlier}>
           {/* A damaged header past the start: a FIT file chained after readable ones (Garmin writes several in one). */}
           {report.fatal.reason === "invalid_header" && (report.fatal.offset ?? 0) > 0
             ? t("sources.reasons.invalid_header_later")
@@ -258,7 +272,7 @@ export function ImportReportView({ item }: { item: Import }) {
           </div>
         ))}
       </dl>
-      {report && report.imported > 0 && !inApp && (
+      {report && report.imported > 0 && !inApp && !earlier && (
         <nav className="import-report__next" aria-label={t("sources.report.next_label")}>
           <Link to="/dashboard">{t("sources.report.see_dashboard")}</Link>
           {report.measurements > 0 && <Link to="/measurements">{t("sources.report.see_measurements")}</Link>}
@@ -267,7 +281,7 @@ export function ImportReportView({ item }: { item: Import }) {
       )}
       {report && report.rejections.length > 0 && (
         <>
-          <h4>{t("sources.report.problems")}</h4>
+          <Heading>{t("sources.report.problems")}</Heading>
           <ul className="import-report__problems" ref={problemList}>
             {byPlace(report.rejections)
               .slice(0, allShown ? undefined : SHOWN_PROBLEMS)
@@ -296,7 +310,7 @@ export function ImportReportView({ item }: { item: Import }) {
           )}
         </>
       )}
-      <LeftOutList item={item} where={where} />
+      <LeftOutList item={item} where={where} Heading={Heading} />
     </section>
   );
 }
