@@ -72,13 +72,15 @@ function mockApi(
 /** The live region a message sits in, if any: one that takes the focus must not also be one. */
 const liveRegionOf = (element: Element) => element.closest('[role="alert"], [role="status"], [aria-live]');
 
-function renderAt(path = "/data-sources/oura-ring", hasFileRoute = true) {
+const newClient = () => new QueryClient({ defaultOptions: { queries: { retry: false } } });
+
+function renderAt(path = "/data-sources/oura-ring", hasFileRoute = true, client = newClient()) {
   const router = createMemoryRouter(
     [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute={hasFileRoute} /> }],
     { initialEntries: [path] },
   );
   render(
-    <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+    <QueryClientProvider client={client}>
       <RouterProvider router={router} />
     </QueryClientProvider>,
   );
@@ -393,16 +395,8 @@ describe("CloudConnection", () => {
   it("drops the connected message once a sync finds the access refused", async () => {
     const state = { connector: oura({ connection: connection() }) };
     mockApi(state, []);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const router = createMemoryRouter(
-      [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute /> }],
-      { initialEntries: ["/data-sources/oura-ring?connect=ok&provider=oura"] },
-    );
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const client = newClient();
+    renderAt("/data-sources/oura-ring?connect=ok&provider=oura", true, client);
     expect(
       await screen.findByText("Your Oura account is connected. Tonus is bringing in your data now."),
     ).toBeTruthy();
@@ -433,16 +427,8 @@ describe("CloudConnection", () => {
   it("announces an error that comes while the connected message has the focus, and reads it once", async () => {
     const state = { connector: oura({ connection: connection() }) };
     mockApi(state, []);
-    const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    const router = createMemoryRouter(
-      [{ path: "*", element: <CloudConnection provider="oura" hasFileRoute /> }],
-      { initialEntries: ["/data-sources/oura-ring?connect=ok&provider=oura"] },
-    );
-    render(
-      <QueryClientProvider client={client}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>,
-    );
+    const client = newClient();
+    renderAt("/data-sources/oura-ring?connect=ok&provider=oura", true, client);
     await waitFor(() => expect(document.activeElement?.textContent).toMatch(/is connected/));
     // The answer the page came back with has the focus: it is not also a live region.
     expect(liveRegionOf(screen.getByText(/is connected/))).toBeNull();

@@ -1,44 +1,27 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, render, screen, within } from "@testing-library/react";
-import type { Import, ImportReport } from "@tonus/contract";
+import type { Import } from "@tonus/contract";
 import { MemoryRouter } from "react-router";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { changeLanguage } from "../../i18n/index.ts";
 import { SESSION_QUERY_KEY } from "../auth/use-auth.ts";
 import { ImportHistory } from "./ImportHistory.tsx";
 import { HISTORY_LIMIT, SOURCES_QUERY_KEY } from "./sources-api.ts";
+import { anImport, aReport } from "./test-imports.ts";
 
-const report = (over: Partial<ImportReport> = {}): ImportReport => ({
-  format: "csv",
-  read: 0,
-  imported: 0,
-  duplicates: 0,
-  rejected: 0,
-  ignored: 0,
-  measurements: 0,
-  bp_readings: 0,
-  rejections: [],
-  warnings: [],
-  fatal: null,
-  ...over,
-});
-
-const anImport = (id: string, over: Partial<Import> = {}): Import => ({
-  id,
-  source_slug: "oura-ring",
-  file_name: `${id}.csv`,
-  size_bytes: 2048,
-  kind: "csv",
-  status: "done",
-  cancel_requested: false,
-  created: "2026-11-20T09:00:00Z",
-  started_at: "2026-11-20T09:00:01Z",
-  finished_at: "2026-11-20T09:00:09Z",
-  progress: { bytes_read: 2048, bytes_total: 2048, records_read: 0, imported: 0, duplicates: 0, rejected: 0 },
-  report: report(),
-  preview: null,
-  ...over,
-});
+/** An earlier import of the Oura entry, `id`.csv, done unless `over` says otherwise. */
+const earlier = (id: string, over: Partial<Import> = {}): Import =>
+  anImport({
+    id,
+    source_slug: "oura-ring",
+    file_name: `${id}.csv`,
+    kind: "csv",
+    status: "done",
+    created: "2026-11-20T09:00:00Z",
+    finished_at: "2026-11-20T09:00:09Z",
+    report: aReport({ format: "csv" }),
+    ...over,
+  });
 
 function show(results: Import[] | "error", shown: string | null) {
   const client = new QueryClient({
@@ -65,9 +48,9 @@ describe("ImportHistory", () => {
   it("lists the earlier imports, newest first, without the one the panel shows, in en and ru", async () => {
     await changeLanguage("en");
     const items = [
-      anImport("latest", { report: report({ imported: 5 }) }),
-      anImport("second", { report: report({ imported: 1234, duplicates: 2, rejected: 3 }) }),
-      anImport("first", { report: report({ duplicates: 40 }), finished_at: "2026-11-18T07:30:00Z" }),
+      earlier("latest", { report: aReport({ imported: 5 }) }),
+      earlier("second", { report: aReport({ imported: 1234, duplicates: 2, rejected: 3 }) }),
+      earlier("first", { report: aReport({ duplicates: 40 }), finished_at: "2026-11-18T07:30:00Z" }),
     ];
     show(items, "latest");
     expect(screen.getByText("Earlier imports").tagName).toBe("SUMMARY");
@@ -95,16 +78,16 @@ describe("ImportHistory", () => {
   it("unfolds the whole report of one that says more than its counts, a level below, unannounced", () => {
     show(
       [
-        anImport("latest"),
-        anImport("broken", {
-          report: report({
+        earlier("latest"),
+        earlier("broken", {
+          report: aReport({
             imported: 3,
             rejected: 1,
             rejections: [{ reason: "invalid_date", line: 7, detail: "31.02.2024" }],
             fatal: { reason: "unexpected_eof" },
           }),
         }),
-        anImport("plain", { report: report({ imported: 2 }) }),
+        earlier("plain", { report: aReport({ imported: 2 }) }),
       ],
       "latest",
     );
@@ -125,7 +108,7 @@ describe("ImportHistory", () => {
   });
 
   it("shows nothing while the import on the panel is the only one", () => {
-    show([anImport("only")], "only");
+    show([earlier("only")], "only");
     expect(screen.queryByText("Earlier imports")).toBeNull();
     cleanup();
     show([], null);
@@ -134,7 +117,7 @@ describe("ImportHistory", () => {
 
   it("says when only the latest imports are listed", () => {
     show(
-      Array.from({ length: HISTORY_LIMIT }, (_, i) => anImport(`imp-${i}`)),
+      Array.from({ length: HISTORY_LIMIT }, (_, i) => earlier(`imp-${i}`)),
       "imp-0",
     );
     expect(screen.getAllByRole("listitem")).toHaveLength(HISTORY_LIMIT - 1);

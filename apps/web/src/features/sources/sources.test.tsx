@@ -20,6 +20,7 @@ import { ImportReportView } from "./ImportReportView.tsx";
 import { formatBytes, fraction, timeLeftS } from "./import-format.ts";
 import { SourceStateBadge } from "./SourceBits.tsx";
 import { listPath, sourcePath } from "./source-paths.ts";
+import { anImport, aReport } from "./test-imports.ts";
 
 const garmin: SourceSummary = {
   slug: "garmin-fenix",
@@ -173,24 +174,6 @@ describe("progress formatting", () => {
   });
 });
 
-/** An Apple Health import of 2 KB as the API answers it, running unless `over` says otherwise. */
-const anImport = (over: Partial<Import> = {}): Import => ({
-  id: "imp-1",
-  source_slug: "apple-health",
-  file_name: "export.zip",
-  size_bytes: 2048,
-  kind: "apple_health_zip",
-  status: "running",
-  cancel_requested: false,
-  created: "2026-11-27T09:00:00Z",
-  started_at: "2026-11-27T09:00:01Z",
-  finished_at: null,
-  progress: { bytes_read: 0, bytes_total: 2048, records_read: 0, imported: 0, duplicates: 0, rejected: 0 },
-  report: null,
-  preview: null,
-  ...over,
-});
-
 describe("import report", () => {
   afterEach(cleanup);
   const done = (report: Partial<ImportReport>): Import =>
@@ -198,20 +181,7 @@ describe("import report", () => {
       status: "done",
       finished_at: "2026-11-27T09:00:09Z",
       progress: { ...anImport().progress, bytes_read: 2048, records_read: 12, imported: 10, duplicates: 2 },
-      report: {
-        format: "apple_health_zip",
-        read: 12,
-        imported: 10,
-        duplicates: 2,
-        rejected: 0,
-        ignored: 0,
-        measurements: 0,
-        bp_readings: 0,
-        rejections: [],
-        warnings: [],
-        fatal: null,
-        ...report,
-      },
+      report: aReport({ read: 12, imported: 10, duplicates: 2, ...report }),
     });
   /** The report on `at`, for a person whose profile (its units) is `profile`, or anonymous without one. */
   const show = async (
