@@ -2,6 +2,7 @@ import type { Import } from "@tonus/contract";
 import { useTranslation } from "react-i18next";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { ImportReportView, reportTitle } from "./ImportReportView.tsx";
+import { formatImportTime } from "./import-format.ts";
 import { HISTORY_LIMIT, useImportHistory } from "./sources-api.ts";
 
 /** What an earlier import brought, in the report's own words: imported, already there, refused. */
@@ -34,7 +35,6 @@ export function ImportHistory({ slug, shown }: { slug: string; shown: string | n
   const all = history.data?.results ?? [];
   const earlier = all.filter((item) => item.id !== shown);
   if (earlier.length === 0) return null;
-  const when = new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" });
   return (
     <details className="import-history">
       <summary>{t("sources.history.title")}</summary>
@@ -46,7 +46,7 @@ export function ImportHistory({ slug, shown }: { slug: string; shown: string | n
               <span className="import-history__title">{reportTitle(item, t)}</span>
               <span className="muted">
                 <time dateTime={item.finished_at ?? item.created}>
-                  {when.format(new Date(item.finished_at ?? item.created))}
+                  {formatImportTime(item.finished_at ?? item.created, i18n.language)}
                 </time>
                 {counts && ` · ${counts}`}
               </span>

@@ -14,6 +14,7 @@ import { useTranslation } from "react-i18next";
 import { Link, useLocation } from "react-router";
 import { Alert } from "../../shared/ui/Alert.tsx";
 import { useProfile } from "../profile/use-profile.ts";
+import { formatImportTime } from "./import-format.ts";
 import { isMobileBack, sourcePath } from "./source-paths.ts";
 
 const SHOWN_PROBLEMS = 20;
@@ -217,11 +218,7 @@ export function ImportReportView({ item, earlier = false }: { item: Import; earl
   // The mobile app shows the data on its own screens: its header-less pages lead nowhere else.
   const inApp = isMobileBack(useLocation().pathname);
   const number = (n: number) => new Intl.NumberFormat(i18n.language).format(n);
-  const finished = item.finished_at
-    ? new Intl.DateTimeFormat(i18n.language, { dateStyle: "medium", timeStyle: "short" }).format(
-        new Date(item.finished_at),
-      )
-    : "";
+  const finished = item.finished_at ? formatImportTime(item.finished_at, i18n.language) : "";
   const rows: [string, number][] = report
     ? [
         ["read", report.read],

@@ -29,3 +29,8 @@ export function timeLeftS(first: ProgressSample, now: ProgressSample, total: num
   if (elapsedMs < 5000 || read <= 0 || now.bytes >= total) return null;
   return ((total - now.bytes) / read) * (elapsedMs / 1000);
 }
+
+/** When an import ended (or was created), as its report and the list of earlier imports write it. */
+export function formatImportTime(iso: string, locale: string): string {
+  return new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short" }).format(new Date(iso));
+}
