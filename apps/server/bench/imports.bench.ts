@@ -208,7 +208,7 @@ async function main(): Promise<void> {
     const t = IMPORT_TIMINGS;
     line("batch", (t.batchMs / Math.max(1, t.batches)).toFixed(1), "ms");
     process.stdout.write(
-      `# where the batch time went: values ${(t.valuesMs / 1000).toFixed(2)} s for ${t.valuesCount} values, RR series and readings ${(t.slowMs / 1000).toFixed(2)} s for ${t.rrCount + t.bpCount}, ${t.batches} batches in ${(t.batchMs / 1000).toFixed(2)} s\n`,
+      `# where the batch time went (the writing thread's own CPU in brackets): values ${(t.valuesMs / 1000).toFixed(2)} s (${(t.valuesCpuMs / 1000).toFixed(2)}) for ${t.valuesCount} values, RR series and readings ${(t.slowMs / 1000).toFixed(2)} s (${(t.slowCpuMs / 1000).toFixed(2)}) for ${t.rrCount + t.bpCount}, ${t.batches} batches in ${(t.batchMs / 1000).toFixed(2)} s (${(t.batchCpuMs / 1000).toFixed(2)})\n`,
     );
     const mb = (n: number) => (n / MB).toFixed(0);
     process.stdout.write(

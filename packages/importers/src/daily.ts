@@ -8,6 +8,15 @@ export function dailyClientId(day: string, metric: string): string {
   return `day:${day}:${metric}`;
 }
 
+/**
+ * Whether a client id is a daily total's (`dailyClientId`): its value's time is the day's noon in some
+ * zone, so another import or a cloud sync can bring it at another instant, while every other importer's
+ * id fixes its value's metric and time.
+ */
+export function isDailyClientId(clientId: string): boolean {
+  return clientId.startsWith("day:");
+}
+
 /** The local calendar date (`YYYY-MM-DD`) of `atMs` at `offsetMin` minutes east of UTC. */
 export function localDate(atMs: number, offsetMin: number): string {
   return new Date(atMs + offsetMin * 60_000).toISOString().slice(0, 10);

@@ -38,7 +38,7 @@ export { previewCsv } from "./csv/preview.ts";
 export { type CsvRow, detectDelimiter, MAX_ROW_CHARS, readCsvRows } from "./csv/rows.ts";
 export { decodeText, type TextOptions } from "./csv/text.ts";
 export { CSV_METRICS, convertCsvValue, metricForHeader, unitInHeader } from "./csv/units.ts";
-export { dailyClientId, localDate } from "./daily.ts";
+export { dailyClientId, isDailyClientId, localDate } from "./daily.ts";
 export { detectFileKind, type FileKind } from "./detect.ts";
 export { ImportInputError } from "./errors.ts";
 export { updateFitCrc } from "./fit/crc.ts";

@@ -24,21 +24,22 @@ const isNodePostgres = (c: PoolClient | PgliteTx): c is PoolClient =>
   typeof (c as PoolClient).release === "function" || "connection" in (c as object);
 
 /**
- * Copies rows in PostgreSQL's text format (tab-separated columns, one row per line, `\\` escapes) into
- * `target` (a table name with its column list, trusted SQL). `tx` must be a transaction: on a pool, COPY
- * and the next statement could otherwise run on different connections.
+ * Copies rows in PostgreSQL's text format (tab-separated columns, one row per line, `\\` escapes) or, with
+ * `binary`, its binary format into `target` (a table name with its column list, trusted SQL). `tx` must be
+ * a transaction: on a pool, COPY and the next statement could otherwise run on different connections.
  */
-export async function copyRows(tx: Db, target: string, data: Uint8Array): Promise<void> {
+export async function copyRows(tx: Db, target: string, data: Uint8Array, binary = false): Promise<void> {
   if (data.length === 0) return;
   const client = connectionOf(tx);
+  const format = binary ? " with (format binary)" : "";
   if (isNodePostgres(client)) {
     await pipeline(
       Readable.from([Buffer.from(data.buffer, data.byteOffset, data.length)]),
-      client.query(copyStream(`copy ${target} from stdin`)),
+      client.query(copyStream(`copy ${target} from stdin${format}`)),
     );
     return;
   }
-  await client.query(`copy ${target} from '/dev/blob'`, [], {
+  await client.query(`copy ${target} from '/dev/blob'${format}`, [], {
     blob: new Blob([data as Uint8Array<ArrayBuffer>]),
   });
 }

@@ -9,6 +9,7 @@ import {
   integer,
   jsonb,
   pgTable,
+  pgView,
   primaryKey,
   real,
   text,
@@ -364,6 +365,44 @@ export const dashboardValues = pgTable(
     index("dashboard_values_user_metric_at_idx").on(t.userId, t.metric, t.at),
   ],
 );
+
+/**
+ * The bulk store of dashboard values (modules/dashboard-values `dashboard-values.samples.ts`): the samples a
+ * file import brings, one row per (user, source, metric, UTC day) holding that day's samples as arrays,
+ * ascending by time: milliseconds since 1970, values in the metric's storage unit, and each sample's
+ * client id. A sample is identified by (source, client id) within its metric and UTC day (an importer's
+ * ids fix both), and no key is both here and in `dashboard_values` (each write path looks in the other
+ * store first). PostgreSQL then maintains one index entry per day instead of one per sample. No foreign
+ * key, for the reason `dashboard_values` has none.
+ */
+export const dashboardSamples = pgTable(
+  "dashboard_samples",
+  {
+    userId: uuid("user_id").notNull(),
+    source: text("source").notNull(),
+    metric: text("metric").notNull(),
+    day: date("day", { mode: "string" }).notNull(),
+    n: integer("n").notNull(),
+    atMs: bigint("at_ms", { mode: "number" }).array().notNull(),
+    vals: doublePrecision("vals").array().notNull(),
+    keys: text("keys").array().notNull(),
+    updatedAt: ts("updated_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.source, t.metric, t.day] })],
+);
+
+/**
+ * Every dashboard value, whichever store holds it (`dashboard_values` or an import's `dashboard_samples`),
+ * one row per value: for reading (operators, tests), never written. Made by migration 0021.
+ */
+export const dashboardValuesAll = pgView("dashboard_values_all", {
+  userId: uuid("user_id").notNull(),
+  metric: text("metric").notNull(),
+  at: ts("at").notNull(),
+  value: doublePrecision("value").notNull(),
+  source: text("source").notNull(),
+  clientId: text("client_id").notNull(),
+}).existing();
 
 /**
  * Daily summaries of `dashboard_values`, one row per (user, metric, local day, source), kept right by

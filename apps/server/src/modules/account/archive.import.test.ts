@@ -7,12 +7,15 @@ import { API, ARCHIVE_API, BILLING_API, NOTIFICATIONS_API } from "@tonus/contrac
 import sharp from "sharp";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
+import type { Db } from "../../db/client.ts";
 import { academyMaterials, academyProgress, dashboardValues } from "../../db/schema.ts";
 import type { UserDataRegistry } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, type TestClient } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { reloadAcademy } from "../academy/academy.sync.ts";
+import { SampleBatchBuilder } from "../dashboard-values/dashboard-values.samples.ts";
+import { recordSampleBatch } from "../dashboard-values/dashboard-values.service.ts";
 import { IMPORT_AREA } from "./archive.import.ts";
 import { buildArchive } from "./archive.service.ts";
 import { buildZip, readZip } from "./zip.ts";
@@ -96,7 +99,10 @@ async function restorable(app: App, userId: string): Promise<Record<string, stri
         (c) => c !== key && !(spec.identityColumns ?? []).includes(c),
       );
       // Dashboard values derived from measurements and readings are written again by those modules.
-      const derived = table === "dashboard_values" ? " and source not in ('measurement', 'bp_log')" : "";
+      const derived =
+        table === "dashboard_values" || table === "dashboard_samples"
+          ? " and source not in ('measurement', 'bp_log')"
+          : "";
       const { rows } = await app.ctx.database.query<{ row: Record<string, unknown> | string }>(
         `select to_jsonb(t) as row from "${table}" t where "${key}" = $1${derived}`,
         [userId],
@@ -185,6 +191,20 @@ describe.each(BACKENDS)("archive import on %s", (backend) => {
         clientId: "s1",
       },
     ]);
+    // An import's samples (the bulk store): two UTC days of a watch's heart rate.
+    const samples = new SampleBatchBuilder();
+    for (const [i, at] of ["2026-03-01T06:00:00Z", "2026-03-01T06:01:00Z", "2026-03-02T00:00:00Z"].entries())
+      samples.add(
+        "heart_rate",
+        Date.parse(at),
+        60 + i,
+        "apple_health.watch",
+        `heart_rate:${at}:"{x,y}"\\`,
+        true,
+      );
+    await app.ctx.database.db.transaction((tx) =>
+      recordSampleBatch(tx as unknown as Db, person.userId, samples.build()),
+    );
     // A customer's layout is stored from their first edit on (until then the defaults are shown).
     await q(
       `insert into dashboard_charts (user_id, item, position) values ($1, 'weight', 0), ($1, 'steps', 1)`,

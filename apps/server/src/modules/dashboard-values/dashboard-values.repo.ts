@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { copyRows } from "../../db/copy.ts";
 import { pgErrorCode, rowsOf } from "../../db/raw.ts";
+import { msToTs, sampleRowsOf } from "./dashboard-values.samples-repo.ts";
 
 /**
  * SQL of the dashboard's value store and its daily summaries. Rows travel as one JSON parameter
@@ -35,14 +36,20 @@ export async function zonesOf(
   return row ? { tz: row.tz, summaryTz: row.summary_tz } : null;
 }
 
-/** Rebuilds every daily summary of the user in `tz` and records that zone. */
+/**
+ * Rebuilds every daily summary of the user in `tz`, from both stores, and records that zone. Of values at
+ * the same instant, the day's last value is the greatest (they have no order of their own).
+ */
 export async function rebuildSummaries(tx: Db, userId: string, tz: string): Promise<void> {
   await tx.execute(sql`delete from dashboard_daily where user_id = ${userId}`);
   await tx.execute(sql`
     insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
     select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
-      max(at), (array_agg(value order by at desc, id desc))[1]
-    from dashboard_values where user_id = ${userId}
+      max(at), (array_agg(value order by at desc, value desc))[1]
+    from (
+      select metric, at, value, source from dashboard_values where user_id = ${userId}
+      union all ${sampleRowsOf(userId)}
+    ) x
     group by 2, 3, 4`);
   await tx.execute(sql`
     insert into dashboard_settings (user_id, summary_tz) values (${userId}, ${tz})
@@ -53,15 +60,16 @@ export async function rebuildSummaries(tx: Db, userId: string, tz: string): Prom
 const foldInserted = (userId: string, tz: string) => sql`
   insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
   select ${userId}, metric, (at at time zone ${tz})::date, source, count(*), sum(value), min(value), max(value),
-    max(at), (array_agg(value order by at desc, id desc))[1]
+    max(at), (array_agg(value order by at desc, value desc))[1]
   from ins group by 2, 3, 4
   on conflict (user_id, metric, day, source) do update set
     n = dashboard_daily.n + excluded.n,
     sum = dashboard_daily.sum + excluded.sum,
     min = least(dashboard_daily.min, excluded.min),
     max = greatest(dashboard_daily.max, excluded.max),
-    last_value = case when excluded.last_at >= dashboard_daily.last_at
-      then excluded.last_value else dashboard_daily.last_value end,
+    last_value = case when excluded.last_at > dashboard_daily.last_at then excluded.last_value
+      when excluded.last_at < dashboard_daily.last_at then dashboard_daily.last_value
+      else greatest(excluded.last_value, dashboard_daily.last_value) end,
     last_at = greatest(dashboard_daily.last_at, excluded.last_at)
   returning 1`;
 
@@ -213,7 +221,7 @@ export async function deleteByKeys(
   );
 }
 
-/** Recomputes the summaries of the days (in `tz`) holding these (metric, source, instant) keys. */
+/** Recomputes the summaries of the days (in `tz`) holding these (metric, source, instant) keys, from both stores. */
 export async function recomputeGroups(tx: Db, userId: string, tz: string, keys: readonly GroupKey[]) {
   if (keys.length === 0) return;
   const groups = sql`
@@ -222,12 +230,25 @@ export async function recomputeGroups(tx: Db, userId: string, tz: string, keys: 
   await tx.execute(sql`
     delete from dashboard_daily d using (${groups}) g
     where d.user_id = ${userId} and d.metric = g.metric and d.source = g.source and d.day = g.day`);
+  // A local day lies within the UTC days before and after its own (offsets are under a day).
   await tx.execute(sql`
+    with g as (
+      select g.*, (g.day::timestamp at time zone ${tz}) as lo, ((g.day + 1)::timestamp at time zone ${tz}) as hi
+      from (${groups}) g
+    )
     insert into dashboard_daily (user_id, metric, day, source, n, sum, min, max, last_at, last_value)
-    select ${userId}, v.metric, g.day, v.source, count(*), sum(v.value), min(v.value), max(v.value), max(v.at),
-      (array_agg(v.value order by v.at desc, v.id desc))[1]
-    from (${groups}) g
-    join dashboard_values v on v.user_id = ${userId} and v.metric = g.metric and v.source = g.source
-      and v.at >= (g.day::timestamp at time zone ${tz}) and v.at < ((g.day + 1)::timestamp at time zone ${tz})
-    group by v.metric, g.day, v.source`);
+    select ${userId}, x.metric, x.day, x.source, count(*), sum(x.value), min(x.value), max(x.value), max(x.at),
+      (array_agg(x.value order by x.at desc, x.value desc))[1]
+    from (
+      select g.metric, g.day, g.source, v.at, v.value from g
+      join dashboard_values v on v.user_id = ${userId} and v.metric = g.metric and v.source = g.source
+        and v.at >= g.lo and v.at < g.hi
+      union all
+      select g.metric, g.day, g.source, ${sql.raw(msToTs("u.a"))}, u.v from g
+      join dashboard_samples d on d.user_id = ${userId} and d.source = g.source and d.metric = g.metric
+        and d.day between g.day - 1 and g.day + 1
+      cross join lateral unnest(d.at_ms, d.vals) as u(a, v)
+      where u.a >= extract(epoch from g.lo) * 1000 and u.a < extract(epoch from g.hi) * 1000
+    ) x
+    group by x.metric, x.day, x.source`);
 }

@@ -16,10 +16,25 @@ import {
   type ValueRow,
   zonesOf,
 } from "./dashboard-values.repo.ts";
+import {
+  filterSamples,
+  type SampleBatch,
+  SampleBatchBuilder,
+  sampleKeys,
+} from "./dashboard-values.samples.ts";
+import {
+  findInSampleBlocks,
+  removeSampleKeys,
+  sourcesWithRows,
+  sourcesWithSamples,
+} from "./dashboard-values.samples-repo.ts";
+import { writeSamples } from "./dashboard-values.samples-write.ts";
 
 /**
  * The one write path for dated values the dashboard charts: measurements, manual entries, imports,
- * the ingest API and automations all go through `recordValues`. Values are stored in the metric's
+ * the ingest API and automations all go through `recordValues`, or for an import's many samples through
+ * `recordSampleBatch` (the bulk store, `dashboard_samples`: a block per source, metric and UTC day; a key
+ * either store holds is written where it is). Values are stored in the metric's
  * storage unit (`@tonus/contract` METRICS: SI where there is one — seconds, metres, kilograms,
  * joules, litres; bpm, mmHg, %, scores). Every write keeps the daily summaries (`dashboard_daily`)
  * right in the same transaction, so the chart API never scans raw samples.
@@ -83,9 +98,11 @@ export async function recordValues(
   if (rows.length === 0) return 0;
   const tz = await prepare(tx, userId);
   if (tz === null) return 0;
-  let written = 0;
-  for (let i = 0; i < rows.length; i += SLICE)
-    written += await writeSlice(tx, userId, tz, rows.slice(i, i + SLICE));
+  // A value whose key an import's block holds is that sample: it is written there.
+  const { written: inBlocks, rest } = await writeFoundInBlocks(tx, userId, tz, rows);
+  let written = inBlocks;
+  for (let i = 0; i < rest.length; i += SLICE)
+    written += await writeSlice(tx, userId, tz, rest.slice(i, i + SLICE));
   return written;
 }
 
@@ -111,6 +128,111 @@ async function writeSlice(tx: Db, userId: string, tz: string, rows: ValueRow[]):
   await updateValues(tx, userId, changes);
   await recomputeGroups(tx, userId, tz, touched);
   return inserted.length + changes.length;
+}
+
+/**
+ * Writes the values whose key the user's block of their source, metric and UTC day holds into that block
+ * (an import's sample sent again, or changed), and answers how many changed and the other values.
+ */
+async function writeFoundInBlocks(
+  tx: Db,
+  userId: string,
+  tz: string,
+  rows: readonly ValueRow[],
+): Promise<{ written: number; rest: readonly ValueRow[] }> {
+  const withBlocks = await sourcesWithSamples(tx, userId, [...new Set(rows.map((r) => r.source))]);
+  if (withBlocks.size === 0) return { written: 0, rest: rows };
+  const found = await findInSampleBlocks(
+    tx,
+    userId,
+    rows.flatMap((r, i) =>
+      withBlocks.has(r.source)
+        ? [{ i, source: r.source, metric: r.metric, at_ms: Date.parse(r.at), client_id: r.client_id }]
+        : [],
+    ),
+  );
+  if (found.length === 0) return { written: 0, rest: rows };
+  const builder = new SampleBatchBuilder();
+  const inBlocks = new Set(found.map((f) => f.i));
+  for (const i of inBlocks) {
+    const r = rows[i] as ValueRow;
+    builder.add(r.metric, Date.parse(r.at), r.value, r.source, r.client_id, false);
+  }
+  const { written } = await writeSamples(tx, userId, tz, builder.build());
+  return { written, rest: rows.filter((_, i) => !inBlocks.has(i)) };
+}
+
+/**
+ * Writes a batch of samples (`SampleBatchBuilder`, an import's bulk path) into the bulk store
+ * (`dashboard_samples`), with the same rules as `recordValues`: idempotent by (user, source, client id)
+ * within the sample's metric and UTC day, a changed value replaces the stored one, summaries kept in the
+ * user's local days. A sample whose key `dashboard_values` holds (written there by another path) is
+ * written there instead, so no key is stored twice. `tx` must be a transaction. Answers how many samples
+ * were new or changed, how many of the new ones were marked counted, and whether any was stored already.
+ */
+export async function recordSampleBatch(
+  tx: Db,
+  userId: string,
+  batch: SampleBatch,
+): Promise<{ written: number; newCounted: number; foundStored: boolean }> {
+  if (batch.atMs.length === 0) return { written: 0, newCounted: 0, foundStored: false };
+  const tz = await prepare(tx, userId);
+  if (tz === null) return { written: 0, newCounted: 0, foundStored: false };
+  const withRows = await sourcesWithRows(tx, userId, [...new Set(batch.blocks.map((b) => b.source))]);
+  if (withRows.size === 0) return writeSamples(tx, userId, tz, batch);
+  const keys = sampleKeys(batch);
+  const inRows = await rowsHolding(tx, userId, batch, keys, withRows);
+  if (inRows.length === 0) return writeSamples(tx, userId, tz, batch);
+  let written = 0;
+  for (let i = 0; i < inRows.length; i += SLICE)
+    written += await writeSlice(tx, userId, tz, inRows.slice(i, i + SLICE));
+  const held = new Set(inRows.map((r) => `${r.source}\u0000${r.client_id}`));
+  const sourceOf = new Array<string>(keys.length);
+  for (const b of batch.blocks) sourceOf.fill(b.source, b.start, b.end);
+  const rest = filterSamples(batch, keys, (e) => !held.has(`${sourceOf[e]}\u0000${keys[e]}`));
+  const out = await writeSamples(tx, userId, tz, rest);
+  return { written: written + out.written, newCounted: out.newCounted, foundStored: true };
+}
+
+/**
+ * `recordValues` into the bulk store, for many values whose client ids fix their metric and time (an
+ * import's measurements): written as one batch of samples. Answers how many were new or changed.
+ */
+export async function recordSamples(
+  tx: Db,
+  userId: string,
+  values: readonly DashboardValue[],
+): Promise<number> {
+  const builder = new SampleBatchBuilder();
+  for (const v of values) builder.add(v.metric, v.at.getTime(), v.value, v.source, v.clientId, false);
+  return (await recordSampleBatch(tx, userId, builder.build())).written;
+}
+
+/** The samples of the batch whose key `dashboard_values` holds, as rows. */
+async function rowsHolding(
+  tx: Db,
+  userId: string,
+  batch: SampleBatch,
+  keys: readonly string[],
+  withRows: ReadonlySet<string>,
+) {
+  const candidates: ValueRow[] = [];
+  for (const b of batch.blocks) {
+    if (!withRows.has(b.source)) continue;
+    for (let e = b.start; e < b.end; e++)
+      candidates.push({
+        metric: b.metric,
+        at: new Date(batch.atMs[e] as number).toISOString(),
+        value: batch.vals[e] as number,
+        source: b.source,
+        client_id: keys[e] as string,
+      });
+  }
+  const held = new Set<string>();
+  for (let i = 0; i < candidates.length; i += SLICE)
+    for (const s of await findByKeys(tx, userId, candidates.slice(i, i + SLICE)))
+      held.add(`${s.source}\u0000${s.client_id}`);
+  return candidates.filter((c) => held.has(`${c.source}\u0000${c.client_id}`));
 }
 
 /**
@@ -159,7 +281,10 @@ export async function recordValueBatch(
   return { written: inserted.inserted + changed.length, newCounted: inserted.counted, foundStored: true };
 }
 
-/** Removes values of one source by their client ids (a deleted measurement, a value no longer computable). */
+/**
+ * Removes values of one source by their client ids (a deleted measurement, a value no longer computable),
+ * from either store: in the bulk store on whatever day and metric they lie.
+ */
 export async function removeValues(
   tx: Db,
   userId: string,
@@ -170,6 +295,8 @@ export async function removeValues(
   const tz = await prepare(tx, userId);
   if (tz === null) return;
   const gone = await deleteByKeys(tx, userId, source, clientIds);
+  if ((await sourcesWithSamples(tx, userId, [source])).size > 0)
+    gone.push(...(await removeSampleKeys(tx, userId, source, clientIds)));
   await recomputeGroups(
     tx,
     userId,

@@ -3,15 +3,17 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import type { Db } from "../../db/client.ts";
-import { dashboardValues, users } from "../../db/schema.ts";
+import { dashboardSamples, dashboardValues, dashboardValuesAll, users } from "../../db/schema.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { ValueBatchBuilder } from "./dashboard-values.batch.ts";
+import { SampleBatchBuilder } from "./dashboard-values.samples.ts";
 import {
   type DashboardValue,
   holdValueWrites,
+  recordSampleBatch,
   recordValueBatch,
   recordValues,
   refreshSummaryZone,
@@ -19,6 +21,15 @@ import {
 } from "./dashboard-values.service.ts";
 
 const RUNS = process.env.TONUS_HEAVY ? 300 : 25;
+
+/** The same values as a batch of samples (the bulk store's path); the first one counted. */
+function samplesOf(values: readonly DashboardValue[]) {
+  const builder = new SampleBatchBuilder();
+  values.forEach((v, i) => {
+    builder.add(v.metric, v.at.getTime(), v.value, v.source, v.clientId, i === 0);
+  });
+  return builder.build();
+}
 
 /** The same values through the bulk path (encoded, copied to the staging table); the first one counted. */
 function batchOf(values: readonly DashboardValue[]) {
@@ -54,8 +65,13 @@ async function summaries(db: Db, userId: string, tz: string) {
     where user_id = ${userId}`)) as unknown as { rows: Summary[] };
   const fresh = (await db.execute(sql`
     select metric, (at at time zone ${tz})::date::text as day, source, count(*) as n, sum(value) as sum,
-      min(value) as min, max(value) as max, (array_agg(value order by at desc, id desc))[1] as last_value
-    from dashboard_values where user_id = ${userId} group by 1, 2, 3`)) as unknown as { rows: Summary[] };
+      min(value) as min, max(value) as max, (array_agg(value order by at desc, value desc))[1] as last_value
+    from (
+      select metric, at, value, source from dashboard_values where user_id = ${userId}
+      union all
+      select d.metric, timestamptz 'epoch' + u.a * interval '1 millisecond', u.v, d.source
+      from dashboard_samples d cross join lateral unnest(d.at_ms, d.vals) as u(a, v) where d.user_id = ${userId}
+    ) x group by 1, 2, 3`)) as unknown as { rows: Summary[] };
   return { stored: norm(stored.rows), fresh: norm(fresh.rows) };
 }
 
@@ -106,7 +122,7 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     const op = fc.oneof(
       fc.record({
         kind: fc.constant("write" as const),
-        bulk: fc.boolean(),
+        path: fc.constantFrom("values", "bulk", "samples"),
         plainInsertFirst: fc.boolean(),
         values: fc.array(
           fc.record({
@@ -132,6 +148,7 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     await fc.assert(
       fc.asyncProperty(fc.array(op, { minLength: 1, maxLength: 12 }), async (ops) => {
         await db.delete(dashboardValues).where(eq(dashboardValues.userId, user.userId));
+        await db.delete(dashboardSamples).where(eq(dashboardSamples.userId, user.userId));
         await inTx((tx) => refreshSummaryZone(tx, user.userId));
         await db.execute(sql`delete from dashboard_daily where user_id = ${user.userId}`);
         let tz =
@@ -146,10 +163,12 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
               at: new Date(Date.UTC(2026, 2, 6) + v.hour * 3_600_000),
               value: v.value,
             }));
-            if (o.bulk)
+            if (o.path === "bulk")
               await inTx((tx) =>
                 recordValueBatch(tx, user.userId, batchOf(values), { plainInsertFirst: o.plainInsertFirst }),
               );
+            else if (o.path === "samples")
+              await inTx((tx) => recordSampleBatch(tx, user.userId, samplesOf(values)));
             else await inTx((tx) => recordValues(tx, user.userId, values));
           } else if (o.kind === "remove") {
             await inTx((tx) => removeValues(tx, user.userId, o.source, o.clientIds));
@@ -253,6 +272,141 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     const b = await summaries(db, two.userId, "America/New_York");
     expect(b.stored).toEqual(b.fresh);
     expect(b.stored).toEqual(a.stored);
+  });
+
+  /** A user's stored values from both stores, comparable across users. */
+  const storedOf = async (userId: string) =>
+    (
+      await db
+        .select({
+          metric: dashboardValuesAll.metric,
+          at: dashboardValuesAll.at,
+          value: dashboardValuesAll.value,
+          source: dashboardValuesAll.source,
+          clientId: dashboardValuesAll.clientId,
+        })
+        .from(dashboardValuesAll)
+        .where(eq(dashboardValuesAll.userId, userId))
+    ).sort((a, b) => `${a.source}${a.clientId}`.localeCompare(`${b.source}${b.clientId}`));
+
+  it("writes samples as recordValues writes the same values: new, repeated, changed and skipped", async () => {
+    const one = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
+    const two = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
+    const at = (h: number) => new Date(Date.UTC(2026, 2, 7, 1) + h * 3_600_000);
+    const first: DashboardValue[] = [
+      { metric: "steps", at: at(0), value: 100, source: "apple_health", clientId: "a" },
+      { metric: "steps", at: at(1), value: 200, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(2), value: 300, source: "apple_health", clientId: "c" },
+      { metric: "steps", at: at(2), value: Number.NaN, source: "apple_health", clientId: "nan" },
+      { metric: "heart_rate", at: at(3), value: 61, source: "garmin", clientId: "tab\there\\\n" },
+    ];
+    // "b" repeated (the last wins), "c" later on its UTC day and on New York's next day, "a" unchanged.
+    const second: DashboardValue[] = [
+      { metric: "steps", at: at(0), value: 100, source: "apple_health", clientId: "a" },
+      { metric: "steps", at: at(1), value: 250, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(1), value: 260, source: "apple_health", clientId: "b" },
+      { metric: "steps", at: at(22), value: 300, source: "apple_health", clientId: "c" },
+      { metric: "steps", at: at(4), value: 5, source: "apple_health", clientId: "d" },
+    ];
+    const viaValues = [
+      await inTx((tx) => recordValues(tx, one.userId, first)),
+      await inTx((tx) => recordValues(tx, one.userId, second)),
+      await inTx((tx) => recordValues(tx, one.userId, second)),
+    ];
+    const viaSamples = [
+      await inTx((tx) => recordSampleBatch(tx, two.userId, samplesOf(first))),
+      await inTx((tx) => recordSampleBatch(tx, two.userId, samplesOf(second))),
+      await inTx((tx) => recordSampleBatch(tx, two.userId, samplesOf(second))),
+    ];
+    expect(viaSamples.map((r) => r.written)).toEqual(viaValues);
+    expect(viaSamples.map((r) => r.newCounted)).toEqual([1, 0, 0]);
+    expect(viaSamples.map((r) => r.foundStored)).toEqual([false, true, true]);
+    expect(await storedOf(two.userId)).toEqual(await storedOf(one.userId));
+    expect(await db.select().from(dashboardValues).where(eq(dashboardValues.userId, two.userId))).toEqual([]);
+    const a = await summaries(db, one.userId, "America/New_York");
+    const b = await summaries(db, two.userId, "America/New_York");
+    expect(b.stored).toEqual(b.fresh);
+    expect(b.stored).toEqual(a.stored);
+  });
+
+  it("stores a key once across both stores, whichever path brings it again, and removes it from either", async () => {
+    const user = await createTestUser(app.ctx.database, { timezone: "Europe/Moscow" });
+    const at = new Date("2026-11-20T07:00:00Z");
+    const v = (clientId: string, value: number, source = "garmin"): DashboardValue => ({
+      metric: "heart_rate",
+      at,
+      value,
+      source,
+      clientId,
+    });
+    // "api" is written one value at a time first, "imported" by an import's batch first.
+    await inTx((tx) => recordValues(tx, user.userId, [v("api", 60)]));
+    await inTx((tx) => recordSampleBatch(tx, user.userId, samplesOf([v("imported", 70)])));
+    const again = await inTx((tx) =>
+      recordSampleBatch(tx, user.userId, samplesOf([v("api", 61), v("new", 80)])),
+    );
+    expect(again).toEqual({ written: 2, newCounted: 0, foundStored: true });
+    expect(await inTx((tx) => recordValues(tx, user.userId, [v("imported", 71)]))).toBe(1);
+    expect(await inTx((tx) => recordValues(tx, user.userId, [v("imported", 71)]))).toBe(0);
+    const rows = await db.select().from(dashboardValues).where(eq(dashboardValues.userId, user.userId));
+    expect(rows.map((r) => [r.clientId, r.value])).toEqual([["api", 61]]);
+    expect((await storedOf(user.userId)).map((r) => [r.clientId, r.value])).toEqual([
+      ["api", 61],
+      ["imported", 71],
+      ["new", 80],
+    ]);
+    let { stored, fresh } = await summaries(db, user.userId, "Europe/Moscow");
+    expect(stored).toEqual(fresh);
+    expect(stored[0]).toMatchObject({ n: 3, sum: 212 });
+    // Removed from wherever they are; a block left empty goes.
+    await inTx((tx) => removeValues(tx, user.userId, "garmin", ["imported", "api"]));
+    expect((await storedOf(user.userId)).map((r) => r.clientId)).toEqual(["new"]);
+    await inTx((tx) => removeValues(tx, user.userId, "garmin", ["new"]));
+    expect(await db.select().from(dashboardSamples).where(eq(dashboardSamples.userId, user.userId))).toEqual(
+      [],
+    );
+    ({ stored, fresh } = await summaries(db, user.userId, "Europe/Moscow"));
+    expect(stored).toEqual([]);
+    expect(fresh).toEqual([]);
+  });
+
+  it("counts samples into the local days PostgreSQL gives, in zones with odd offsets and changes", async () => {
+    // Changes at midnight (Santiago), by half an hour (Lord Howe), +05:45 (Kathmandu), a day skipped (Apia
+    // 2011-12-30), the widest offsets (Kiritimati +14, Niue -11), and the first and last years stored.
+    const spans: [string, number, number][] = [
+      ["America/Santiago", Date.UTC(2026, 3, 4, 0), Date.UTC(2026, 3, 6, 0)],
+      ["America/Santiago", Date.UTC(2026, 8, 5, 0), Date.UTC(2026, 8, 7, 0)],
+      ["Australia/Lord_Howe", Date.UTC(2026, 3, 4, 12), Date.UTC(2026, 3, 5, 18)],
+      ["Asia/Kathmandu", Date.UTC(2026, 0, 1, 0), Date.UTC(2026, 0, 2, 6)],
+      ["Pacific/Apia", Date.UTC(2011, 11, 29, 0), Date.UTC(2011, 11, 31, 12)],
+      ["Pacific/Kiritimati", Date.UTC(2026, 5, 1, 0), Date.UTC(2026, 5, 2, 12)],
+      ["Pacific/Niue", Date.parse("0001-01-01T00:00:00Z"), Date.parse("0001-01-02T00:00:00Z")],
+      // Detroit left its local mean time (-05:32:11) at 05:32:11 UTC, inside a quarter hour, back to the
+      // day before.
+      ["America/Detroit", Date.parse("1905-01-01T05:00:00Z"), Date.parse("1905-01-01T06:30:00Z")],
+      ["Pacific/Kiritimati", Date.parse("9999-12-30T12:00:00Z"), Date.parse("9999-12-31T23:59:59.999Z")],
+    ];
+    for (const [tz, from, to] of spans) {
+      const user = await createTestUser(app.ctx.database, { timezone: tz });
+      const values: DashboardValue[] = [];
+      // Every 7 minutes and 13 seconds, and each of a few instants either side of every quarter hour.
+      for (let t = from, i = 0; t <= to; t += 433_000, i++)
+        values.push({ metric: "steps", at: new Date(t), value: i % 17, source: "fit", clientId: `s${i}` });
+      for (let q = Math.ceil(from / 900_000) * 900_000; q <= to; q += 900_000)
+        for (const d of [-1, 0, 1])
+          if (q + d >= from && q + d <= to)
+            values.push({
+              metric: "steps",
+              at: new Date(q + d),
+              value: 1,
+              source: "fit",
+              clientId: `q${q + d}`,
+            });
+      await inTx((tx) => recordSampleBatch(tx, user.userId, samplesOf(values)));
+      const { stored, fresh } = await summaries(db, user.userId, tz);
+      expect(stored, tz).toEqual(fresh);
+      expect(stored.reduce((n, s) => n + s.n, 0)).toBe(values.length);
+    }
   });
 
   it("refuses a bulk value with an invalid metric or source key, as recordValues does", () => {

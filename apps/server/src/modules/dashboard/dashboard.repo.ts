@@ -69,6 +69,9 @@ export async function metricSources(
  * from the (user, metric, at) index and are folded in one pass (a week of 5-second samples is
  * ~120,000 rows).
  */
+/** The UTC day of an instant, `YYYY-MM-DD`. */
+const utcDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
 export async function intradayPoints(
   db: Db,
   userId: string,
@@ -84,17 +87,27 @@ export async function intradayPoints(
   const lo = new Date(bounds?.lo ?? 0).getTime();
   const hi = new Date(bounds?.hi ?? 0).getTime();
   if (range.winners.length === 0) return { samples: 0, points: [] };
-  // One JSON text instead of one row per sample: parsing thousands of rows dominated the request.
+  // One JSON text instead of one row per sample: parsing thousands of rows dominated the request. Samples
+  // come from both stores: an import's blocks (a UTC day each) and single values.
   const [packed] = rowsOf<{ s: string }>(
     await db.execute(sql`
       with w as (
         select source, (day::timestamp at time zone ${range.tz}) as lo,
           ((day + 1)::timestamp at time zone ${range.tz}) as hi
         from json_to_recordset(${JSON.stringify(range.winners)}::json) as t(day date, source text)
+      ), p as (
+        select (extract(epoch from v.at) * 1000)::int8 as t, v.value
+        from dashboard_values v join w on v.source = w.source and v.at >= w.lo and v.at < w.hi
+        where v.user_id = ${userId} and v.metric = ${metric} and v.at >= ${new Date(lo)} and v.at < ${new Date(hi)}
+        union all
+        select u.a, u.v from dashboard_samples d
+        cross join lateral unnest(d.at_ms, d.vals) as u(a, v)
+        join w on w.source = d.source and u.a >= extract(epoch from w.lo) * 1000 and u.a < extract(epoch from w.hi) * 1000
+        where d.user_id = ${userId} and d.metric = ${metric}
+          and d.source in (select source from w)
+          and d.day between ${utcDay(lo)}::date and ${utcDay(hi - 1)}::date
       )
-      select coalesce(json_agg(json_build_array((extract(epoch from v.at) * 1000)::int8, v.value) order by v.at), '[]')::text as s
-      from dashboard_values v join w on v.source = w.source and v.at >= w.lo and v.at < w.hi
-      where v.user_id = ${userId} and v.metric = ${metric} and v.at >= ${new Date(lo)} and v.at < ${new Date(hi)}`),
+      select coalesce(json_agg(json_build_array(p.t, p.value) order by p.t), '[]')::text as s from p`),
   );
   const r = (JSON.parse(packed?.s ?? "[]") as [number, number][]).map(([t, value]) => ({ t, value }));
   const width = Math.max(1, (hi - lo) / buckets);

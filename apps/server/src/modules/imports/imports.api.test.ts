@@ -13,7 +13,7 @@ import { chunksOf, collect, importFit } from "@tonus/importers";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
 import { startTrap } from "../../../../../packages/importers/test/trap-listener.ts";
-import { dashboardValues, iftttEvents, imports, outboxEvents } from "../../db/schema.ts";
+import { dashboardValuesAll, iftttEvents, imports, outboxEvents } from "../../db/schema.ts";
 import { deleteUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { peakRssGrowth } from "../../test/memory.ts";
@@ -53,8 +53,12 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
   }
 
   const valueCount = async (userId = user.userId) =>
-    (await suite.app.ctx.database.db.select().from(dashboardValues).where(eq(dashboardValues.userId, userId)))
-      .length;
+    (
+      await suite.app.ctx.database.db
+        .select()
+        .from(dashboardValuesAll)
+        .where(eq(dashboardValuesAll.userId, userId))
+    ).length;
 
   it("imports an Apple Health export.zip: samples, RR measurements, readings, workouts, and nothing twice", async () => {
     const { data, counts } = await appleHealthZip(400_000);
@@ -112,8 +116,8 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
       expect(done.report?.warnings.map((w) => w.reason)).toContain("xml_entity_declared");
       const [value] = await suite.app.ctx.database.db
         .select()
-        .from(dashboardValues)
-        .where(eq(dashboardValues.userId, user.userId));
+        .from(dashboardValuesAll)
+        .where(eq(dashboardValuesAll.userId, user.userId));
       expect(value).toMatchObject({ metric: "heart_rate", value: 61 });
       expect(await trap.settle()).toBe(0);
     } finally {
@@ -140,8 +144,8 @@ describe.each(BACKENDS)("file imports on %s", (backend) => {
     ]);
     const stored = await suite.app.ctx.database.db
       .select()
-      .from(dashboardValues)
-      .where(eq(dashboardValues.userId, user.userId));
+      .from(dashboardValuesAll)
+      .where(eq(dashboardValuesAll.userId, user.userId));
     expect(stored.map((v) => [v.metric, v.value]).sort()).toEqual([
       ["heart_rate", 250],
       ["heart_rate", 61],

@@ -4,11 +4,11 @@
 import type { ImportProblem } from "@tonus/contract";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
-import { recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
+import { recordSampleBatch, recordValueBatch } from "../dashboard-values/dashboard-values.service.ts";
 import { type Checkpoint, KEPT_PROBLEMS, type ParserCounts } from "./imports.reader.ts";
 import { commitBatch, type ImportRow } from "./imports.repo.ts";
 import type { WorkerBatch } from "./imports.worker.ts";
-import { IMPORT_TIMINGS, writeSlowRecords } from "./imports.writer.ts";
+import { IMPORT_TIMINGS, threadCpuMs, writeSlowRecords } from "./imports.writer.ts";
 
 /** A run's lease: renewed with every batch; a run that stops renewing it is presumed dead after this. */
 export const IMPORT_LEASE_MS = 20_000;
@@ -66,16 +66,20 @@ export async function writeBatch(
 ): Promise<BatchState | null> {
   const db = ctx.database.db;
   const t0 = performance.now();
+  const c0 = threadCpuMs();
   const result = await db.transaction(async (t) => {
     const tx = t as unknown as Db;
     const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
     const t1 = performance.now();
+    const c1 = threadCpuMs();
+    const samples = await recordSampleBatch(tx, row.userId, batch.samples);
     const values = await recordValueBatch(tx, row.userId, batch.values, {
       plainInsertFirst: hint.plainInsert && hint.nothingStored,
     });
     hint.nothingStored = !values.foundStored;
     IMPORT_TIMINGS.valuesMs += performance.now() - t1;
-    IMPORT_TIMINGS.valuesCount += batch.values.rows;
+    IMPORT_TIMINGS.valuesCpuMs += threadCpuMs() - c1;
+    IMPORT_TIMINGS.valuesCount += batch.values.rows + batch.samples.atMs.length;
     const next: ServerCounts = {
       measurements: server.measurements + slow.measurements,
       bpReadings: server.bpReadings + slow.bpReadings,
@@ -83,9 +87,15 @@ export async function writeBatch(
       ignored: server.ignored + batch.ignored,
       rejections: [...server.rejections, ...batch.rejections, ...slow.rejections].slice(0, KEPT_PROBLEMS),
     };
-    const imported = slow.imported + values.newCounted;
+    const imported = slow.imported + values.newCounted + samples.newCounted;
     const duplicates =
-      slow.duplicates + batch.values.counted - values.newCounted + batch.values.repeatedCounted;
+      slow.duplicates +
+      batch.values.counted -
+      values.newCounted +
+      batch.values.repeatedCounted +
+      batch.samples.countedN -
+      samples.newCounted +
+      batch.samples.repeatedCounted;
     const checkpoint: StoredCheckpoint = {
       records: batch.recordsEnd,
       ...(batch.resumeOffset !== undefined ? { resumeOffset: batch.resumeOffset, base: batch.counts } : {}),
@@ -108,6 +118,7 @@ export async function writeBatch(
     return committed ? { ...committed, next, imported, duplicates } : null;
   });
   IMPORT_TIMINGS.batchMs += performance.now() - t0;
+  IMPORT_TIMINGS.batchCpuMs += threadCpuMs() - c0;
   IMPORT_TIMINGS.batches++;
   if (!result) return null;
   Object.assign(server, result.next);

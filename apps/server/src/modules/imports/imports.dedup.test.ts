@@ -1,7 +1,7 @@
 import { API, type ChartData } from "@tonus/contract";
 import { and, eq } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { dashboardValues } from "../../db/schema.ts";
+import { dashboardValuesAll } from "../../db/schema.ts";
 import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import type { ProviderApi, StreamContext } from "../connectors/connectors.types.ts";
@@ -108,8 +108,8 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
     );
     const steps = await suite.app.ctx.database.db
       .select()
-      .from(dashboardValues)
-      .where(and(eq(dashboardValues.userId, user.userId), eq(dashboardValues.metric, "steps")));
+      .from(dashboardValuesAll)
+      .where(and(eq(dashboardValuesAll.userId, user.userId), eq(dashboardValuesAll.metric, "steps")));
     expect(steps).toHaveLength(2);
     // The later route's value stands; never the sum of both.
     expect(await dayValues("steps", "2026-03-01", "2026-03-02")).toEqual({
@@ -122,9 +122,9 @@ describe.each(BACKENDS)("one reading through two routes on %s", (backend) => {
     const done = await importFile("apple-health", "export.xml", twoDevicesExport());
     expect(done.report?.imported).toBe(5);
     const sources = await suite.app.ctx.database.db
-      .selectDistinct({ source: dashboardValues.source })
-      .from(dashboardValues)
-      .where(eq(dashboardValues.userId, user.userId));
+      .selectDistinct({ source: dashboardValuesAll.source })
+      .from(dashboardValuesAll)
+      .where(eq(dashboardValuesAll.userId, user.userId));
     expect(sources.map((s) => s.source).sort()).toEqual(["apple_health.phone", "apple_health.watch"]);
     expect(await dayValues("steps", "2026-03-01", "2026-03-02")).toEqual({
       "2026-03-01": 2000,

@@ -4,7 +4,7 @@ import { API, type Import, type MeasurementDetail, type MeasurementList } from "
 import { chunksOf, collect, FIT_MESSAGE, FitDecoder, importFit, type SampleRecord } from "@tonus/importers";
 import { and, eq, notInArray } from "drizzle-orm";
 import { beforeEach, describe, expect, it } from "vitest";
-import { dashboardValues } from "../../db/schema.ts";
+import { dashboardValuesAll } from "../../db/schema.ts";
 import { BACKENDS, resetDatabase } from "../../test/databases.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
 import { eventually, importSuite, upload, waitForImport } from "./test/import-client.ts";
@@ -49,12 +49,12 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
   async function values(metric: string) {
     return suite.app.ctx.database.db
       .select()
-      .from(dashboardValues)
+      .from(dashboardValuesAll)
       .where(
         and(
-          eq(dashboardValues.userId, user.userId),
-          eq(dashboardValues.metric, metric),
-          notInArray(dashboardValues.source, ["measurement", "bp_log"]),
+          eq(dashboardValuesAll.userId, user.userId),
+          eq(dashboardValuesAll.metric, metric),
+          notInArray(dashboardValuesAll.source, ["measurement", "bp_log"]),
         ),
       );
   }
@@ -67,12 +67,12 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
   ])("stores %s under its maker's brand (%s) from the file id", async (name, brand) => {
     expect((await importFile(name)).status).toBe("done");
     const sources = await suite.app.ctx.database.db
-      .selectDistinct({ source: dashboardValues.source })
-      .from(dashboardValues)
+      .selectDistinct({ source: dashboardValuesAll.source })
+      .from(dashboardValuesAll)
       .where(
         and(
-          eq(dashboardValues.userId, user.userId),
-          notInArray(dashboardValues.source, ["measurement", "bp_log"]),
+          eq(dashboardValuesAll.userId, user.userId),
+          notInArray(dashboardValuesAll.source, ["measurement", "bp_log"]),
         ),
       );
     expect(sources).toEqual([{ source: brand }]);
@@ -162,13 +162,13 @@ describe.each(BACKENDS)("FIT files imported through the server on %s", (backend)
 
   it("adds nothing when the same file is imported again, and says the values were already there", async () => {
     const first = await importFile("garmin-fenix-5-run.fit");
-    const rows = (await suite.app.ctx.database.db.select().from(dashboardValues)).length;
+    const rows = (await suite.app.ctx.database.db.select().from(dashboardValuesAll)).length;
     const again = await importFile("garmin-fenix-5-run.fit", "garmin-fenix");
     expect(again.status).toBe("done");
     expect(again.report?.imported).toBe(0);
     expect(again.report?.duplicates).toBe((first.report?.imported ?? 0) + (first.report?.duplicates ?? 0));
     expect(again.report?.measurements).toBe(0);
-    expect((await suite.app.ctx.database.db.select().from(dashboardValues)).length).toBe(rows);
+    expect((await suite.app.ctx.database.db.select().from(dashboardValuesAll)).length).toBe(rows);
     const list = (await user.client(suite.app).get(API.measurements)).json() as MeasurementList;
     expect(list.results).toHaveLength(1);
   });

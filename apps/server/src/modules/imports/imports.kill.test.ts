@@ -117,7 +117,7 @@ async function rowsOf(database: Awaited<ReturnType<typeof openDatabase>>, email:
   const id = users[0]?.id;
   const values = await database.query<{ line: string }>(
     `select concat_ws('|', metric, extract(epoch from at)::text, value::text, source, client_id) as line
-       from dashboard_values where user_id = $1 and source not in ('measurement', 'bp_log')`,
+       from dashboard_values_all where user_id = $1 and source not in ('measurement', 'bp_log')`,
     [id],
   );
   const measurements = await database.query<{ line: string }>(

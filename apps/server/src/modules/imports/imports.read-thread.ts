@@ -1,6 +1,7 @@
 // The import's reader thread (imports.worker.ts): reads and parses the file and sends each batch with
 // its values encoded, to the writer thread or to the main thread. It loads no database code.
 import type { MessagePort } from "node:worker_threads";
+import { sampleTransfer } from "../dashboard-values/dashboard-values.samples.ts";
 import { type ReaderOptions, readImport } from "./imports.reader.ts";
 import { RecordEncoder } from "./imports.values.ts";
 import type { WorkerBatch, WorkerMessage } from "./imports.worker.ts";
@@ -30,9 +31,10 @@ export async function readAll(port: MessagePort, read: ReaderOptions): Promise<v
       const batch: WorkerBatch = { ...checkpoint, ...records };
       while (credits === 0) await new Promise<void>((resolve) => (wake = resolve));
       credits--;
-      // The encoded values move without a copy.
+      // The encoded values and the samples' arrays move without a copy.
       port.postMessage({ type: "batch", batch } satisfies WorkerMessage, [
         batch.values.bytes.buffer as ArrayBuffer,
+        ...sampleTransfer(batch.samples),
       ]);
     }
   } catch (e) {

@@ -3,14 +3,16 @@
 import { createHash } from "node:crypto";
 import { type ImportProblem, MEASUREMENT_LIMITS, METRICS } from "@tonus/contract";
 import { analyzeRr, type RrAnalysis } from "@tonus/hrv";
-import type {
-  BloodPressureRecord,
-  ImportRecord,
-  RrSeriesRecord,
-  SampleRecord,
-  WorkoutRecord,
+import {
+  type BloodPressureRecord,
+  type ImportRecord,
+  isDailyClientId,
+  type RrSeriesRecord,
+  type SampleRecord,
+  type WorkoutRecord,
 } from "@tonus/importers";
 import { type ValueBatch, ValueBatchBuilder } from "../dashboard-values/dashboard-values.batch.ts";
+import { type SampleBatch, SampleBatchBuilder } from "../dashboard-values/dashboard-values.samples.ts";
 import type { DashboardValue } from "../dashboard-values/dashboard-values.service.ts";
 
 /**
@@ -130,8 +132,13 @@ export function splitAndAnalyse(r: RrSeriesRecord): SplitRrSeries {
   };
 }
 
-/** A batch's records as the job writes them: values encoded for COPY, and the records written through services. */
+/**
+ * A batch's records as the job writes them: samples for the bulk store, daily totals encoded for COPY
+ * (their id does not fix their time: `dashboard_values` finds them by id alone), and the records written
+ * through services.
+ */
 export type EncodedRecords = {
+  samples: SampleBatch;
   values: ValueBatch;
   /** RR series and blood-pressure readings, in file order (written through their modules). */
   slow: (SplitRrSeries | BloodPressureRecord)[];
@@ -166,7 +173,8 @@ export function outOfRange(metric: string, value: number): boolean {
  * brings along not; a key repeated in the batch keeps its last value. `take` answers the batch so far.
  */
 export class RecordEncoder {
-  private readonly builder = new ValueBatchBuilder();
+  private readonly samples = new SampleBatchBuilder();
+  private readonly totals = new ValueBatchBuilder();
   private slow: (SplitRrSeries | BloodPressureRecord)[] = [];
   private ignored = 0;
   private rejected = 0;
@@ -180,7 +188,7 @@ export class RecordEncoder {
     if (r.kind === "sample" && r.metric !== "sleep" && r.metric !== "sleep_stage") {
       // Most records: one value, straight from the record.
       if (outOfRange(r.metric, r.value)) this.refuse(r.metric, r.value, r.line);
-      else if (!this.builder.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
+      else if (!this.addValue(r.metric, r.at, r.value, r.source, r.clientId, true)) this.ignored++;
       return;
     }
     const values = r.kind === "sample" ? valuesOfSample(r) : valuesOfWorkout(r);
@@ -193,10 +201,23 @@ export class RecordEncoder {
     let stored = false;
     values.forEach((v, i) => {
       if (i > 0 && outOfRange(v.metric, v.value)) return;
-      const added = this.builder.addValue(v.metric, v.at.getTime(), v.value, v.source, v.clientId, i === 0);
+      const added = this.addValue(v.metric, v.at.getTime(), v.value, v.source, v.clientId, i === 0);
       if (added && i === 0) stored = true;
     });
     if (!stored) this.ignored++;
+  }
+
+  private addValue(
+    metric: string,
+    at: number,
+    value: number,
+    source: string,
+    clientId: string,
+    counted: boolean,
+  ) {
+    return isDailyClientId(clientId)
+      ? this.totals.addValue(metric, at, value, source, clientId, counted)
+      : this.samples.add(metric, at, value, source, clientId, counted);
   }
 
   private refuse(metric: string, value: number, line: number | undefined): void {
@@ -211,7 +232,8 @@ export class RecordEncoder {
 
   take(): EncodedRecords {
     const out = {
-      values: this.builder.build(),
+      samples: this.samples.build(),
+      values: this.totals.build(),
       slow: this.slow,
       ignored: this.ignored,
       rejected: this.rejected,

@@ -6,7 +6,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
 import type { Db } from "../../db/client.ts";
-import { bpReadings, dashboardValues, measurements, outboxEvents } from "../../db/schema.ts";
+import { bpReadings, dashboardValuesAll, measurements, outboxEvents } from "../../db/schema.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
@@ -73,9 +73,13 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       .where(eq(measurements.userId, userId))
       .orderBy(asc(measurements.startedAt));
     const values = await db
-      .select({ metric: dashboardValues.metric, at: dashboardValues.at, value: dashboardValues.value })
-      .from(dashboardValues)
-      .where(eq(dashboardValues.userId, userId));
+      .select({
+        metric: dashboardValuesAll.metric,
+        at: dashboardValuesAll.at,
+        value: dashboardValuesAll.value,
+      })
+      .from(dashboardValuesAll)
+      .where(eq(dashboardValuesAll.userId, userId));
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.userId, userId));
     const readingIds = new Map(
       (await db.select().from(bpReadings).where(eq(bpReadings.userId, userId))).map((r) => [
@@ -229,8 +233,8 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     expect(await db.select().from(bpReadings).where(eq(bpReadings.userId, user.userId))).toHaveLength(2);
     const values = await db
       .select()
-      .from(dashboardValues)
-      .where(and(eq(dashboardValues.userId, user.userId), eq(dashboardValues.source, "bp_log")));
+      .from(dashboardValuesAll)
+      .where(and(eq(dashboardValuesAll.userId, user.userId), eq(dashboardValuesAll.source, "bp_log")));
     // Systolic, diastolic and pulse of each reading.
     expect(values).toHaveLength(6);
     const events = await db.select().from(outboxEvents).where(eq(outboxEvents.userId, user.userId));

@@ -8,7 +8,7 @@ import type { BaselineEntry, RrAnalysis } from "@tonus/hrv";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { findReadingsBetween } from "../bp/bp.service.ts";
-import { type DashboardValue, recordValues } from "../dashboard-values/dashboard-values.service.ts";
+import { type DashboardValue, recordSamples } from "../dashboard-values/dashboard-values.service.ts";
 import {
   BP_WINDOW_MINUTES,
   computeMeasurement,
@@ -208,7 +208,8 @@ export async function storeMeasurements(
   const values: DashboardValue[] = inserted.flatMap((row) =>
     dashboardValuesOf(row, resultByClientId.get(row.clientId.toLowerCase()) ?? null),
   );
-  await recordValues(tx, userId, values);
+  // An import's measurements bring many values, each fixed to its measurement's start: the bulk store.
+  await recordSamples(tx, userId, values);
   await ctx.services.events.emitEvents(
     tx,
     inserted.map((row) => ({

@@ -11,7 +11,14 @@ import fc from "fast-check";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { App } from "../../app.ts";
-import { auditLog, dashboardValues, measurements, outboxEvents, shareLinks, users } from "../../db/schema.ts";
+import {
+  auditLog,
+  dashboardValuesAll,
+  measurements,
+  outboxEvents,
+  shareLinks,
+  users,
+} from "../../db/schema.ts";
 import { deleteUserData, exportUserData, importUserData, registryEnv } from "../../lib/registry.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, TestClient } from "../../test/harness.ts";
@@ -104,8 +111,8 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     // The dashboard got the values in storage units, and the event was written.
     const values = await app.ctx.database.db
       .select()
-      .from(dashboardValues)
-      .where(eq(dashboardValues.userId, owner.userId));
+      .from(dashboardValuesAll)
+      .where(eq(dashboardValuesAll.userId, owner.userId));
     const rmssd = values.find((v) => v.metric === "rmssd");
     expect(rmssd?.value).toBeCloseTo((m.rmssd ?? 0) / 1000, 9);
     expect(values.find((v) => v.metric === "heart_rate")?.value).toBeCloseTo(m.heart_rate ?? 0, 9);
@@ -235,7 +242,7 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
       expect((await client.post(API.measurements, upload(extra))).statusCode).toBe(400);
     }
     expect(await rowCount()).toBe(0);
-    expect(await app.ctx.database.db.select().from(dashboardValues)).toEqual([]);
+    expect(await app.ctx.database.db.select().from(dashboardValuesAll)).toEqual([]);
     expect(await app.ctx.database.db.select().from(outboxEvents)).toEqual([]);
   });
 
@@ -276,7 +283,7 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     expect((await client.delete(url(a.id))).statusCode).toBe(200);
     expect((await client.get(url(a.id))).statusCode).toBe(404);
     expect((await client.delete(url(a.id))).statusCode).toBe(404);
-    const left = await app.ctx.database.db.select().from(dashboardValues);
+    const left = await app.ctx.database.db.select().from(dashboardValuesAll);
     expect(left.some((v) => v.clientId.startsWith(a.id))).toBe(false);
     expect(left.some((v) => v.clientId.startsWith(b.id))).toBe(true);
   });
@@ -393,12 +400,12 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
   it("travels in the account archive as recorded and is recomputed after an import", async () => {
     const m = await create({ tags: ["a"], feel: 2, rr_breaks: [10, 90] });
     const { db } = app.ctx.database;
-    const valuesBefore = (await db.select().from(dashboardValues)).length;
+    const valuesBefore = (await db.select().from(dashboardValuesAll)).length;
     const env = registryEnv(app.ctx);
     const archive = JSON.parse(JSON.stringify(await exportUserData(env, owner.userId)));
     await deleteUserData(env, owner.userId);
     expect(await rowCount()).toBe(0);
-    expect(await db.select().from(dashboardValues)).toEqual([]);
+    expect(await db.select().from(dashboardValuesAll)).toEqual([]);
     // An edited archive cannot plant computed values: they are not imported.
     archive.sections.measurements.tables.measurements[0].result = { values: { rmssd: 1 } };
     await importUserData(env, archive);
@@ -414,7 +421,7 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     const [after] = await db.select().from(measurements);
     const recomputed = after?.result as { values: { rmssd: number } } | null | undefined;
     expect(recomputed?.values.rmssd).toBeCloseTo(m.rmssd ?? 0, 9);
-    expect((await db.select().from(dashboardValues)).length).toBe(valuesBefore);
+    expect((await db.select().from(dashboardValuesAll)).length).toBe(valuesBefore);
   });
 
   it("answers other users' measurements with the same 404 as unknown ids and changes nothing (A1)", async () => {
@@ -662,6 +669,6 @@ describe.each(BACKENDS)("measurements on %s", (backend) => {
     }
     expect(checked).toBeGreaterThan(RUNS / 2);
     expect(await rowCount()).toBe(0);
-    expect(await app.ctx.database.db.select().from(dashboardValues)).toEqual([]);
+    expect(await app.ctx.database.db.select().from(dashboardValuesAll)).toEqual([]);
   });
 });

@@ -19,7 +19,7 @@ import {
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
-import { dashboardValues, measurements } from "../../db/schema.ts";
+import { dashboardValuesAll, measurements } from "../../db/schema.ts";
 import { getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
@@ -76,9 +76,9 @@ describe("the catalogue's data types against what its routes produce", () => {
   async function storedTypes(person: TestUser): Promise<Set<SourceDataType>> {
     const db = app.ctx.database.db;
     const values = await db
-      .selectDistinct({ metric: dashboardValues.metric })
-      .from(dashboardValues)
-      .where(eq(dashboardValues.userId, person.userId));
+      .selectDistinct({ metric: dashboardValuesAll.metric })
+      .from(dashboardValuesAll)
+      .where(eq(dashboardValuesAll.userId, person.userId));
     const types = typesOfMetrics(values.map((v) => v.metric));
     const rr = await db.select().from(measurements).where(eq(measurements.userId, person.userId));
     if (rr.some((m) => (m.rrMs as number[]).length > 0)) types.add("rr_intervals");

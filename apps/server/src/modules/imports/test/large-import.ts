@@ -116,7 +116,7 @@ export function describeLargeImport(backend: Backend): void {
           fatal: null,
         });
         const stored = await app.ctx.database.query<{ source: string; n: number }>(
-          "select split_part(source, '.', 1) as source, count(*)::int as n from dashboard_values where user_id = $1 group by 1",
+          "select split_part(source, '.', 1) as source, count(*)::int as n from dashboard_values_all where user_id = $1 group by 1",
           [user.userId],
         );
         const bySource = Object.fromEntries(stored.rows.map((r) => [r.source, Number(r.n)]));
