@@ -1,10 +1,15 @@
 import { API, type ChartData, defaultSourceOrder, type Intraday, orderSources } from "@tonus/contract";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { App } from "../../app.ts";
+import type { Db } from "../../db/client.ts";
 import { BACKENDS, getTestDatabase, resetDatabase } from "../../test/databases.ts";
 import { buildTestApp, type TestClient } from "../../test/harness.ts";
 import { createTestUser, type TestUser } from "../../test/users.ts";
-import { type DashboardValue, recordValues } from "../dashboard-values/dashboard-values.service.ts";
+import {
+  type DashboardValue,
+  recordSamples,
+  recordValues,
+} from "../dashboard-values/dashboard-values.service.ts";
 
 const qs = (q: Record<string, string | number>) =>
   new URLSearchParams(Object.entries(q).map(([k, v]): [string, string] => [k, String(v)])).toString();
@@ -68,34 +73,45 @@ describe.each(BACKENDS)("intraday series by source priority on %s", (backend) =>
       ).json() as ChartData
     ).series[0]?.points.map((p) => [p.t, p.value]);
 
-  it("draws each day from the source the daily chart chose, never two sources over each other", async () => {
-    // 4 March: a Polar strap (60 bpm) and Apple Health's copy of a watch (90 bpm) overlap in time.
-    // 5 March: only Apple Health (80 bpm). Berlin days: 23:00Z on 4 March is already 5 March.
-    await recordValues(app.ctx.database.db, user.userId, [
-      ...samples("polar", "2026-03-04T08:00:00Z", 30, 60),
-      ...samples("apple_health.watch", "2026-03-04T08:10:00Z", 30, 90),
-      ...samples("apple_health.watch", "2026-03-04T23:00:00Z", 10, 80),
-    ]);
-    const both = await intraday("2026-03-04", "2026-03-05");
-    const byValue = (body: Intraday) => [...new Set(body.points.map((p) => p.value))].sort();
-    expect(byValue(both)).toEqual([60, 80]);
-    expect(both.samples).toBe(30 * 12 + 10 * 12);
-    expect(await daily("2026-03-04", "2026-03-05")).toEqual([
-      ["2026-03-04", 60],
-      ["2026-03-05", 80],
-    ]);
-    // The person prefers Apple Health for heart rate: both views switch together.
-    const set = await client.put(API.chartLayoutPriority, {
-      metric: "heart_rate",
-      sources: ["apple_health"],
-    });
-    expect(set.statusCode, set.body).toBe(200);
-    expect(byValue(await intraday("2026-03-04", "2026-03-05"))).toEqual([80, 90]);
-    expect(await daily("2026-03-04", "2026-03-05")).toEqual([
-      ["2026-03-04", 90],
-      ["2026-03-05", 80],
-    ]);
-    // A range with no values answers no points.
-    expect((await intraday("2026-03-01", "2026-03-02")).points).toEqual([]);
-  });
+  // Values written one by one (dashboard_values) or as an import's samples (the bulk store, a block per
+  // UTC day): the same views.
+  const writers = {
+    "one by one": (values: DashboardValue[]) => recordValues(app.ctx.database.db, user.userId, values),
+    "as an import's samples": (values: DashboardValue[]) =>
+      app.ctx.database.db.transaction((tx) => recordSamples(tx as unknown as Db, user.userId, values)),
+  };
+
+  it.each(Object.keys(writers) as (keyof typeof writers)[])(
+    "draws each day from the source the daily chart chose, never two sources over each other (values written %s)",
+    async (how) => {
+      // 4 March: a Polar strap (60 bpm) and Apple Health's copy of a watch (90 bpm) overlap in time.
+      // 5 March: only Apple Health (80 bpm). Berlin days: 23:00Z on 4 March is already 5 March.
+      await writers[how]([
+        ...samples("polar", "2026-03-04T08:00:00Z", 30, 60),
+        ...samples("apple_health.watch", "2026-03-04T08:10:00Z", 30, 90),
+        ...samples("apple_health.watch", "2026-03-04T23:00:00Z", 10, 80),
+      ]);
+      const both = await intraday("2026-03-04", "2026-03-05");
+      const byValue = (body: Intraday) => [...new Set(body.points.map((p) => p.value))].sort();
+      expect(byValue(both)).toEqual([60, 80]);
+      expect(both.samples).toBe(30 * 12 + 10 * 12);
+      expect(await daily("2026-03-04", "2026-03-05")).toEqual([
+        ["2026-03-04", 60],
+        ["2026-03-05", 80],
+      ]);
+      // The person prefers Apple Health for heart rate: both views switch together.
+      const set = await client.put(API.chartLayoutPriority, {
+        metric: "heart_rate",
+        sources: ["apple_health"],
+      });
+      expect(set.statusCode, set.body).toBe(200);
+      expect(byValue(await intraday("2026-03-04", "2026-03-05"))).toEqual([80, 90]);
+      expect(await daily("2026-03-04", "2026-03-05")).toEqual([
+        ["2026-03-04", 90],
+        ["2026-03-05", 80],
+      ]);
+      // A range with no values answers no points.
+      expect((await intraday("2026-03-01", "2026-03-02")).points).toEqual([]);
+    },
+  );
 });

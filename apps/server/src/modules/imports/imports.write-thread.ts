@@ -10,7 +10,7 @@ import { recordEvents } from "../../lib/events.ts";
 import { newRunHint, writeBatch } from "./imports.batch.ts";
 import { messageQueue } from "./imports.messages.ts";
 import type { WorkerMessage, WriteOptions } from "./imports.worker.ts";
-import { IMPORT_TIMINGS } from "./imports.writer.ts";
+import { IMPORT_TIMINGS, threadCpuMs } from "./imports.writer.ts";
 
 /** IMPORT_TIMINGS since the last call (the main thread adds them to its own). */
 function timingsSince(last: typeof IMPORT_TIMINGS): Partial<typeof IMPORT_TIMINGS> {
@@ -38,6 +38,8 @@ export async function writeAll(port: MessagePort, input: MessagePort, write: Wri
   const hint = newRunHint(true); // this thread writes to PostgreSQL
   let row = write.row;
   const sent = { ...IMPORT_TIMINGS };
+  // Reported with the first batch: what starting this thread cost.
+  IMPORT_TIMINGS.writerStartCpuMs += threadCpuMs();
   const batches = messageQueue<WorkerMessage>((m) => m.type !== "batch");
   input.on("message", batches.push);
   try {

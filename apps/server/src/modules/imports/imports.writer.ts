@@ -38,6 +38,8 @@ export const IMPORT_TIMINGS = {
   batchMs: 0,
   batchCpuMs: 0,
   batches: 0,
+  /** The writer thread's CPU until it could write (starting, loading its code, connecting). */
+  writerStartCpuMs: 0,
 };
 
 /** The calling thread's CPU time so far, in ms. */
