@@ -87,29 +87,43 @@ export async function intradayPoints(
   const lo = new Date(bounds?.lo ?? 0).getTime();
   const hi = new Date(bounds?.hi ?? 0).getTime();
   if (range.winners.length === 0) return { samples: 0, points: [] };
-  // One JSON text instead of one row per sample: parsing thousands of rows dominated the request. Samples
-  // come from both stores: an import's blocks (a UTC day each) and single values.
+  const winners = JSON.stringify(range.winners);
+  const windows = sql`
+    select source, (day::timestamp at time zone ${range.tz}) as lo, ((day + 1)::timestamp at time zone ${range.tz}) as hi
+    from json_to_recordset(${winners}::json) as t(day date, source text)`;
+  // One JSON text instead of one row per sample: parsing thousands of rows dominated the request.
   const [packed] = rowsOf<{ s: string }>(
     await db.execute(sql`
-      with w as (
-        select source, (day::timestamp at time zone ${range.tz}) as lo,
-          ((day + 1)::timestamp at time zone ${range.tz}) as hi
-        from json_to_recordset(${JSON.stringify(range.winners)}::json) as t(day date, source text)
-      ), p as (
-        select (extract(epoch from v.at) * 1000)::int8 as t, v.value
-        from dashboard_values v join w on v.source = w.source and v.at >= w.lo and v.at < w.hi
-        where v.user_id = ${userId} and v.metric = ${metric} and v.at >= ${new Date(lo)} and v.at < ${new Date(hi)}
-        union all
-        select u.a, u.v from dashboard_samples d
-        cross join lateral unnest(d.at_ms, d.vals) as u(a, v)
-        join w on w.source = d.source and u.a >= extract(epoch from w.lo) * 1000 and u.a < extract(epoch from w.hi) * 1000
-        where d.user_id = ${userId} and d.metric = ${metric}
-          and d.source in (select source from w)
-          and d.day between ${utcDay(lo)}::date and ${utcDay(hi - 1)}::date
-      )
-      select coalesce(json_agg(json_build_array(p.t, p.value) order by p.t), '[]')::text as s from p`),
+      with w as (${windows})
+      select coalesce(json_agg(json_build_array((extract(epoch from v.at) * 1000)::int8, v.value) order by v.at), '[]')::text as s
+      from dashboard_values v join w on v.source = w.source and v.at >= w.lo and v.at < w.hi
+      where v.user_id = ${userId} and v.metric = ${metric} and v.at >= ${new Date(lo)} and v.at < ${new Date(hi)}`),
   );
   const r = (JSON.parse(packed?.s ?? "[]") as [number, number][]).map(([t, value]) => ({ t, value }));
+  // The bulk store's blocks of the winning sources on the UTC days the range touches, whole (their arrays
+  // as JSON), cut to each source's winning local days here.
+  const blocks = rowsOf<{ a: string; v: string; w: string }>(
+    await db.execute(sql`
+      with w as (${windows})
+      select to_json(d.at_ms)::text as a, to_json(d.vals)::text as v,
+        (select json_agg(json_build_array(extract(epoch from w.lo) * 1000, extract(epoch from w.hi) * 1000))
+         from w where w.source = d.source)::text as w
+      from dashboard_samples d
+      where d.user_id = ${userId} and d.metric = ${metric} and d.source in (select source from w)
+        and d.day between ${utcDay(lo)}::date and ${utcDay(hi - 1)}::date`),
+  );
+  if (blocks.length > 0) {
+    for (const b of blocks) {
+      const at = JSON.parse(b.a) as number[];
+      const vals = JSON.parse(b.v) as number[];
+      const wins = (JSON.parse(b.w) as [number, number][]).map(([from, to]) => [Number(from), Number(to)]);
+      at.forEach((t, i) => {
+        if (wins.some(([from, to]) => t >= (from as number) && t < (to as number)))
+          r.push({ t, value: vals[i] as number });
+      });
+    }
+    r.sort((x, y) => x.t - y.t);
+  }
   const width = Math.max(1, (hi - lo) / buckets);
   const points: { atMs: number; value: number }[] = [];
   let bucket = -1;
