@@ -87,6 +87,46 @@ function backendCpuTracker(name: string) {
   };
 }
 
+/**
+ * The CPU this process's threads spend, by kind (Linux thread names: `MainThread`, `WorkerThread` for
+ * the import's threads, `V8Worker` for V8's helpers — garbage collection and compilation — and
+ * `libuv-worker`), sampled so that threads ending during the run are counted. Empty off Linux.
+ */
+function threadCpuTracker() {
+  const linux = fs.existsSync("/proc/self/task");
+  const first = new Map<string, number>();
+  const last = new Map<string, { kind: string; cpu: number }>();
+  const sample = (isStart: boolean) => {
+    if (!linux) return;
+    for (const tid of fs.readdirSync("/proc/self/task")) {
+      let kind: string;
+      let cpu: number | null;
+      try {
+        kind = fs.readFileSync(`/proc/self/task/${tid}/comm`, "utf8").trim();
+        cpu = processCpuS(`self/task/${tid}`);
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (cpu === null) continue;
+      if (!first.has(tid)) first.set(tid, isStart ? cpu : 0);
+      last.set(tid, { kind, cpu });
+    }
+  };
+  sample(true);
+  return {
+    sample: () => sample(false),
+    byKind: (): string => {
+      const sums = new Map<string, number>();
+      for (const [tid, { kind, cpu }] of last)
+        sums.set(kind, (sums.get(kind) ?? 0) + cpu - (first.get(tid) ?? 0));
+      return [...sums]
+        .filter(([, s]) => s >= 0.01)
+        .map(([kind, s]) => `${kind} ${s.toFixed(2)} s`)
+        .join(", ");
+    },
+  };
+}
+
 async function main(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "tonus-bench-imports-"));
   const databaseUrl = POSTGRES ? await recreateDatabase(POSTGRES, "bench_imports") : undefined;
@@ -163,7 +203,11 @@ async function main(): Promise<void> {
       const cpu0 = process.cpuUsage();
       const main0 = process.threadCpuUsage();
       const pg = databaseUrl ? backendCpuTracker(new URL(databaseUrl).pathname.slice(1)) : null;
-      const pgSampler = setInterval(() => pg?.sample(), 100);
+      const threads = threadCpuTracker();
+      const pgSampler = setInterval(() => {
+        pg?.sample();
+        threads.sample();
+      }, 100);
       const t0 = performance.now();
       let current = await createImport(app.ctx, jobRef as never, who.userId, {
         storedName: stored,
@@ -185,6 +229,7 @@ async function main(): Promise<void> {
       const main = process.threadCpuUsage(main0);
       clearInterval(pgSampler);
       pg?.sample();
+      threads.sample();
       if (current.status !== "done")
         throw new Error(`import ended ${current.status}: ${JSON.stringify(current.report)}`);
       const records = (current.report?.imported ?? 0) + (current.report?.duplicates ?? 0);
@@ -195,7 +240,7 @@ async function main(): Promise<void> {
       const notes = [
         `# where the batch time went (the writing thread's own CPU in brackets): values ${(t.valuesMs / 1000).toFixed(2)} s (${(t.valuesCpuMs / 1000).toFixed(2)}) for ${t.valuesCount} values, RR series and readings ${(t.slowMs / 1000).toFixed(2)} s (${(t.slowCpuMs / 1000).toFixed(2)}) for ${t.rrCount + t.bpCount}, ${t.batches} batches in ${(t.batchMs / 1000).toFixed(2)} s (${(t.batchCpuMs / 1000).toFixed(2)}); the writer thread's start ${(t.writerStartCpuMs / 1000).toFixed(2)} s of CPU`,
         `# at the RSS peak, growth of: V8 heap ${mb(memAtPeak.heapTotal - memBefore.heapTotal)} MB, array buffers (PGlite's WebAssembly memory among them) ${mb(memAtPeak.arrayBuffers - memBefore.arrayBuffers)} MB, external ${mb(memAtPeak.external - memBefore.external)} MB`,
-        `# CPU: main thread ${mainS.toFixed(2)} s, import threads and the rest ${(allS - mainS).toFixed(2)} s${pgS !== null ? `, PostgreSQL backends ${pgS.toFixed(2)} s` : ""} (wall ${seconds.toFixed(2)} s, load ${os.loadavg()[0]?.toFixed(1)})`,
+        `# CPU: main thread ${mainS.toFixed(2)} s, import threads and the rest ${(allS - mainS).toFixed(2)} s${pgS !== null ? `, PostgreSQL backends ${pgS.toFixed(2)} s` : ""} (wall ${seconds.toFixed(2)} s, load ${os.loadavg()[0]?.toFixed(1)}); by thread: ${threads.byKind()}`,
         `# ${SIZE_MB} MB export, ${records} records (${current.report?.measurements} RR measurements, ${current.report?.bp_readings} readings) in ${seconds.toFixed(1)} s`,
       ];
       return {
