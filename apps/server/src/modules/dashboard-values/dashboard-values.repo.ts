@@ -112,7 +112,9 @@ export async function stageValues(tx: Db, bytes: Uint8Array): Promise<void> {
       value float8 not null, source text not null, client_id text not null, counted boolean not null)
       on commit delete rows`),
   );
-  await tx.execute(sql.raw(`truncate ${STAGE}`));
+  // Empty but for an earlier batch of this transaction (a commit empties it): a `truncate` would give it
+  // new files each time.
+  await tx.execute(sql.raw(`delete from ${STAGE}`));
   await copyRows(tx, `${STAGE} (metric, at, value, source, client_id, counted)`, bytes);
 }
 

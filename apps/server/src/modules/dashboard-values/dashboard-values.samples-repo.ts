@@ -26,7 +26,9 @@ export async function stageSamples(tx: Db, bytes: Uint8Array): Promise<void> {
   const [exists] = rowsOf<{ t: string | null }>(
     await tx.execute(sql.raw(`select to_regclass('pg_temp.${STAGE}')::text as t`)),
   );
-  if (exists?.t) await tx.execute(sql.raw(`truncate ${STAGE}`));
+  // Empty but for an earlier batch of this transaction (a commit empties it): a `truncate` would give it
+  // new files each time.
+  if (exists?.t) await tx.execute(sql.raw(`delete from ${STAGE}`));
   else {
     // A temporary table lives as long as its connection: made once per connection.
     await tx.execute(
@@ -59,6 +61,29 @@ export async function insertStagedBlocks(tx: Db, userId: string, stored: readonl
     insert into dashboard_samples (user_id, source, metric, day, n, at_ms, vals, keys)
     select ${userId}, source, metric, day, cardinality(keys), at_ms, vals, keys from ${sql.raw(STAGE)}
     where not (i = any(${`{${stored.join(",")}}`}::int[]))`);
+}
+
+/**
+ * Appends each staged block of `stored` whose first sample comes after the stored block's last to that
+ * block, and answers which (their `i`). Only for samples whose key fixes their time (an importer's): a
+ * key the stored block holds then has one of its times, so none of a later block's keys can be there.
+ */
+export async function appendStagedBlocks(
+  tx: Db,
+  userId: string,
+  stored: readonly number[],
+): Promise<number[]> {
+  if (stored.length === 0) return [];
+  const rows = rowsOf<{ i: number }>(
+    await tx.execute(sql`
+      update dashboard_samples d set n = d.n + cardinality(s.keys), at_ms = d.at_ms || s.at_ms,
+        vals = d.vals || s.vals, keys = d.keys || s.keys, updated_at = now()
+      from ${sql.raw(STAGE)} s
+      where s.i = any(${`{${stored.join(",")}}`}::int[]) and d.user_id = ${userId} and d.source = s.source
+        and d.metric = s.metric and d.day = s.day and s.at_ms[1] > d.at_ms[d.n]
+      returning s.i`),
+  );
+  return rows.map((r) => Number(r.i));
 }
 
 /** An incoming element of a merged block that is new (`old_a` null) or changed its time or value. */

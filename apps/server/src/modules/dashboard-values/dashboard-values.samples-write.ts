@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { type GroupKey, recomputeGroups } from "./dashboard-values.repo.ts";
 import { DAY_MS, encodeSampleBlocks, type SampleBatch } from "./dashboard-values.samples.ts";
 import {
+  appendStagedBlocks,
   bucketOffsets,
   foldSampleDays,
   insertStagedBlocks,
@@ -106,13 +107,17 @@ async function foldElements(
 
 /**
  * Writes `batch` into the bulk store. Answers how many samples were new or changed, how many of the new
- * ones were marked counted, and whether any block was stored.
+ * ones were marked counted, and whether any block was stored. `keysFixTime`: the caller's keys fix their
+ * samples' times (an importer's ids hold them), so a block whose samples all come after the stored
+ * block's is appended to it as it is instead of merged sample by sample (an import's batches meet on
+ * the day one ends and the next begins).
  */
 export async function writeSamples(
   tx: Db,
   userId: string,
   tz: string,
   batch: SampleBatch,
+  keysFixTime = false,
 ): Promise<{ written: number; newCounted: number; foundStored: boolean }> {
   if (batch.atMs.length === 0) return { written: 0, newCounted: 0, foundStored: false };
   await stageSamples(
@@ -124,10 +129,15 @@ export async function writeSamples(
   );
   const stored = await storedStagedBlocks(tx, userId);
   if (stored.length < batch.blocks.length) await insertStagedBlocks(tx, userId, stored);
-  const merged = await mergeStagedBlocks(tx, userId, stored);
+  const appended = new Set(keysFixTime ? await appendStagedBlocks(tx, userId, stored) : []);
+  const merged = await mergeStagedBlocks(
+    tx,
+    userId,
+    stored.filter((i) => !appended.has(i)),
+  );
 
-  // New samples: every one of the blocks inserted whole, and those a merge added.
-  const isStored = new Set(stored);
+  // New samples: every one of the blocks inserted or appended whole, and those a merge added.
+  const isStored = new Set(stored.filter((i) => !appended.has(i)));
   const elements: number[] = [];
   const blockOf: number[] = [];
   let newCounted = 0;
@@ -163,6 +173,6 @@ export async function writeSamples(
   return {
     written: elements.length + touched.length / 2,
     newCounted,
-    foundStored: stored.length > 0,
+    foundStored: isStored.size > 0,
   };
 }

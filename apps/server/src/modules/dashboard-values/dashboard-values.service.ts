@@ -169,20 +169,24 @@ async function writeFoundInBlocks(
  * user's local days. A sample whose key `dashboard_values` holds (written there by another path) is
  * written there instead, so no key is stored twice. `tx` must be a transaction. Answers how many samples
  * were new or changed, how many of the new ones were marked counted, and whether any was stored already.
+ * `keysFixTime`: each key fixes its sample's time (an importer's ids), which lets a day's later samples be
+ * appended to its block without comparing keys.
  */
 export async function recordSampleBatch(
   tx: Db,
   userId: string,
   batch: SampleBatch,
+  options: { keysFixTime?: boolean } = {},
 ): Promise<{ written: number; newCounted: number; foundStored: boolean }> {
   if (batch.atMs.length === 0) return { written: 0, newCounted: 0, foundStored: false };
   const tz = await prepare(tx, userId);
   if (tz === null) return { written: 0, newCounted: 0, foundStored: false };
+  const fixed = options.keysFixTime ?? false;
   const withRows = await sourcesWithRows(tx, userId, [...new Set(batch.blocks.map((b) => b.source))]);
-  if (withRows.size === 0) return writeSamples(tx, userId, tz, batch);
+  if (withRows.size === 0) return writeSamples(tx, userId, tz, batch, fixed);
   const keys = sampleKeys(batch);
   const inRows = await rowsHolding(tx, userId, batch, keys, withRows);
-  if (inRows.length === 0) return writeSamples(tx, userId, tz, batch);
+  if (inRows.length === 0) return writeSamples(tx, userId, tz, batch, fixed);
   let written = 0;
   for (let i = 0; i < inRows.length; i += SLICE)
     written += await writeSlice(tx, userId, tz, inRows.slice(i, i + SLICE));
@@ -190,13 +194,14 @@ export async function recordSampleBatch(
   const sourceOf = new Array<string>(keys.length);
   for (const b of batch.blocks) sourceOf.fill(b.source, b.start, b.end);
   const rest = filterSamples(batch, keys, (e) => !held.has(`${sourceOf[e]}\u0000${keys[e]}`));
-  const out = await writeSamples(tx, userId, tz, rest);
+  const out = await writeSamples(tx, userId, tz, rest, fixed);
   return { written: written + out.written, newCounted: out.newCounted, foundStored: true };
 }
 
 /**
  * `recordValues` into the bulk store, for many values whose client ids fix their metric and time (an
- * import's measurements): written as one batch of samples. Answers how many were new or changed.
+ * import's measurements, keyed by the measurement's id): written as one batch of samples. Answers how
+ * many were new or changed.
  */
 export async function recordSamples(
   tx: Db,
@@ -205,7 +210,7 @@ export async function recordSamples(
 ): Promise<number> {
   const builder = new SampleBatchBuilder();
   for (const v of values) builder.add(v.metric, v.at.getTime(), v.value, v.source, v.clientId, false);
-  return (await recordSampleBatch(tx, userId, builder.build())).written;
+  return (await recordSampleBatch(tx, userId, builder.build(), { keysFixTime: true })).written;
 }
 
 /** The samples of the batch whose key `dashboard_values` holds, as rows. */

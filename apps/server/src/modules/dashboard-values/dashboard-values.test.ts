@@ -182,6 +182,7 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
         }
         const { stored, fresh } = await summaries(db, user.userId, tz);
         expect(stored).toEqual(fresh);
+        await expectSoundBlocks(user.userId);
       }),
       { numRuns: RUNS },
     );
@@ -289,6 +290,19 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
         .where(eq(dashboardValuesAll.userId, userId))
     ).sort((a, b) => `${a.source}${a.clientId}`.localeCompare(`${b.source}${b.clientId}`));
 
+  /** Every block of the user: arrays of its length, ascending by time then key bytes, each key once. */
+  const expectSoundBlocks = async (userId: string) => {
+    const blocks = await db.select().from(dashboardSamples).where(eq(dashboardSamples.userId, userId));
+    for (const b of blocks) {
+      expect([b.atMs.length, b.vals.length, b.keys.length]).toEqual([b.n, b.n, b.n]);
+      expect(new Set(b.keys).size).toBe(b.n);
+      const order = b.atMs.map((at, i) => ({ at: Number(at), key: Buffer.from(b.keys[i] as string) }));
+      const sorted = [...order].sort((x, y) => x.at - y.at || Buffer.compare(x.key, y.key));
+      expect(order).toEqual(sorted);
+      for (const at of b.atMs) expect(new Date(Number(at)).toISOString().slice(0, 10)).toBe(b.day);
+    }
+  };
+
   it("writes samples as recordValues writes the same values: new, repeated, changed and skipped", async () => {
     const one = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
     const two = await createTestUser(app.ctx.database, { timezone: "America/New_York" });
@@ -328,6 +342,48 @@ describe.each(BACKENDS)("dashboard value write path on %s", (backend) => {
     expect(b.stored).toEqual(b.fresh);
     expect(b.stored).toEqual(a.stored);
   });
+
+  it("appends a day's later samples to its block, for keys that fix their time, as a merge would store them", async () => {
+    // Keys hold their sample's metric and minute, as an importer's do; batches come in any order, overlap
+    // and repeat, some with a later value of a key they share.
+    const sample = fc.record({
+      metric: fc.constantFrom("steps", "heart_rate"),
+      minute: fc.integer({ min: 0, max: 3 * 24 * 4 }).map((q) => q * 15),
+      value: fc.integer({ min: 0, max: 200 }),
+    });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.array(sample, { maxLength: 30 }), { minLength: 1, maxLength: 6 }),
+        async (batches) => {
+          const [a, b] = [
+            await createTestUser(app.ctx.database, { timezone: "Asia/Tokyo" }),
+            await createTestUser(app.ctx.database, { timezone: "Asia/Tokyo" }),
+          ];
+          for (const batch of batches) {
+            const values = batch.map((x) => ({
+              metric: x.metric,
+              at: new Date(Date.UTC(2026, 4, 1) + x.minute * 60_000),
+              value: x.value,
+              source: "fit",
+              clientId: `${x.metric}:${x.minute}`,
+            }));
+            const viaValues = await inTx((tx) => recordValues(tx, a.userId, values));
+            const viaSamples = await inTx((tx) =>
+              recordSampleBatch(tx, b.userId, samplesOf(values), { keysFixTime: true }),
+            );
+            expect(viaSamples.written).toBe(viaValues);
+          }
+          expect(await storedOf(b.userId)).toEqual(await storedOf(a.userId));
+          await expectSoundBlocks(b.userId);
+          const sa = await summaries(db, a.userId, "Asia/Tokyo");
+          const sb = await summaries(db, b.userId, "Asia/Tokyo");
+          expect(sb.stored).toEqual(sb.fresh);
+          expect(sb.stored).toEqual(sa.stored);
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  }, 180_000);
 
   it("stores a key once across both stores, whichever path brings it again, and removes it from either", async () => {
     const user = await createTestUser(app.ctx.database, { timezone: "Europe/Moscow" });

@@ -72,7 +72,8 @@ export async function writeBatch(
     const slow = await writeSlowRecords(ctx, tx, row.userId, batch.slow, timeZone);
     const t1 = performance.now();
     const c1 = threadCpuMs();
-    const samples = await recordSampleBatch(tx, row.userId, batch.samples);
+    // Every importer's client id holds its sample's time.
+    const samples = await recordSampleBatch(tx, row.userId, batch.samples, { keysFixTime: true });
     const values = await recordValueBatch(tx, row.userId, batch.values, {
       plainInsertFirst: hint.plainInsert && hint.nothingStored,
     });
