@@ -18,6 +18,17 @@ export const msToTs = (ms: string) =>
 const STAGE = "dashboard_samples_stage";
 
 /**
+ * The user's block of the staged block `s`, as a subquery for `cross join lateral`: looked up by its whole
+ * key one staged block at a time (`offset 0` keeps PostgreSQL from flattening it into a join). A table an
+ * import has just filled has no statistics yet, and with its own estimates PostgreSQL scanned every block
+ * of the person for each staged one, reading their arrays.
+ */
+const blockOf = (userId: string, s: string) => sql`
+  select d.ctid, d.n, d.at_ms, d.vals, d.keys from dashboard_samples d
+  where d.user_id = ${userId} and d.source = ${sql.raw(s)}.source and d.metric = ${sql.raw(s)}.metric
+    and d.day = ${sql.raw(s)}.day offset 0`;
+
+/**
  * Copies a batch's blocks (`encodeSampleBlocks`) into the connection's staging table, emptied first. Its
  * arrays are stored uncompressed, as `dashboard_samples` stores them (compressing them costs most of a
  * COPY's time and saves little).
@@ -49,8 +60,7 @@ export async function storedStagedBlocks(tx: Db, userId: string): Promise<number
   const rows = rowsOf<{ i: number }>(
     await tx.execute(sql`
       select s.i from ${sql.raw(STAGE)} s
-      join dashboard_samples d on d.user_id = ${userId} and d.source = s.source and d.metric = s.metric
-        and d.day = s.day`),
+      cross join lateral (${blockOf(userId, "s")} limit 1) d`),
   );
   return rows.map((r) => Number(r.i));
 }
@@ -76,12 +86,16 @@ export async function appendStagedBlocks(
   if (stored.length === 0) return [];
   const rows = rowsOf<{ i: number }>(
     await tx.execute(sql`
-      update dashboard_samples d set n = d.n + cardinality(s.keys), at_ms = d.at_ms || s.at_ms,
-        vals = d.vals || s.vals, keys = d.keys || s.keys, updated_at = now()
-      from ${sql.raw(STAGE)} s
-      where s.i = any(${`{${stored.join(",")}}`}::int[]) and d.user_id = ${userId} and d.source = s.source
-        and d.metric = s.metric and d.day = s.day and s.at_ms[1] > d.at_ms[d.n]
-      returning s.i`),
+      update dashboard_samples t set n = t.n + cardinality(a.keys), at_ms = t.at_ms || a.at_ms,
+        vals = t.vals || a.vals, keys = t.keys || a.keys, updated_at = now()
+      from (
+        select s.i, s.at_ms, s.vals, s.keys, d.ctid as target from ${sql.raw(STAGE)} s
+        cross join lateral (${blockOf(userId, "s")}) d
+        where s.i = any(${`{${stored.join(",")}}`}::int[]) and s.at_ms[1] > d.at_ms[d.n]
+        offset 0
+      ) a
+      where t.ctid = a.target
+      returning a.i`),
   );
   return rows.map((r) => Number(r.i));
 }
@@ -109,11 +123,10 @@ export async function mergeStagedBlocks(
       ), inc as (
         select s.i, u.o, u.a, u.v, u.k from ${sql.raw(STAGE)} s join c on c.i = s.i
         cross join lateral unnest(s.at_ms, s.vals, s.keys) with ordinality as u(a, v, k, o)
+      ), blocks as (
+        select c.i, d.ctid as target, d.at_ms, d.vals, d.keys from c cross join lateral (${blockOf(userId, "c")}) d
       ), cur as (
-        select c.i, u.a, u.v, u.k from c
-        join dashboard_samples d on d.user_id = ${userId} and d.source = c.source and d.metric = c.metric
-          and d.day = c.day
-        cross join lateral unnest(d.at_ms, d.vals, d.keys) as u(a, v, k)
+        select b.i, u.a, u.v, u.k from blocks b cross join lateral unnest(b.at_ms, b.vals, b.keys) as u(a, v, k)
       ), j as (
         select coalesce(inc.i, cur.i) as i, coalesce(inc.k, cur.k) as k, coalesce(inc.a, cur.a) as a,
           coalesce(inc.v, cur.v) as v, inc.o, cur.a as old_a, cur.v as old_v,
@@ -127,8 +140,8 @@ export async function mergeStagedBlocks(
         from j where j.i in (select i from j where news) group by j.i
       ), upd as (
         update dashboard_samples d set n = m.n, at_ms = m.at_ms, vals = m.vals, keys = m.keys, updated_at = now()
-        from merged m join c on c.i = m.i
-        where d.user_id = ${userId} and d.source = c.source and d.metric = c.metric and d.day = c.day
+        from merged m join blocks b on b.i = m.i
+        where d.ctid = b.target
         returning 1
       )
       select i, o::int as o, old_a::float8 as old_a, old_v from j where news`),
@@ -178,10 +191,12 @@ export async function findInSampleBlocks(
   const rows = rowsOf<{ i: number; a: number; v: number }>(
     await tx.execute(sql`
       select k.i, d.at_ms[p.p]::float8 as a, d.vals[p.p] as v
-      from json_to_recordset(${JSON.stringify(values)}::json)
-        as k(i int, source text, metric text, at_ms int8, client_id text)
-      join dashboard_samples d on d.user_id = ${userId} and d.source = k.source and d.metric = k.metric
-        and d.day = date '1970-01-01' + floor(k.at_ms / 86400000.0)::int
+      from (
+        select k.*, date '1970-01-01' + floor(k.at_ms / 86400000.0)::int as day
+        from json_to_recordset(${JSON.stringify(values)}::json)
+          as k(i int, source text, metric text, at_ms int8, client_id text)
+      ) k
+      cross join lateral (${blockOf(userId, "k")}) d
       cross join lateral (select array_position(d.keys, k.client_id) as p) p
       where p.p is not null`),
   );

@@ -26,7 +26,13 @@ import {
   type ParserCounts,
   type ReaderOptions,
 } from "./imports.reader.ts";
-import { claimImport, finishImport, type ImportRow, releaseLease } from "./imports.repo.ts";
+import {
+  analyzeImportTables,
+  claimImport,
+  finishImport,
+  type ImportRow,
+  releaseLease,
+} from "./imports.repo.ts";
 import type { WorkerData, WorkerMessage, WriteOptions } from "./imports.worker.ts";
 import { IMPORT_TIMINGS, yieldToEventLoop } from "./imports.writer.ts";
 
@@ -139,7 +145,14 @@ async function finish(
     .catch((err: unknown) => ctx.log.warn({ err, importId: row.id }, "releasing an import's events failed"));
   await finishImport(ctx.database.db, row.id, status, report);
   await deleteImportFile(ctx.config.filesDir, row.storedName);
+  if (row.importedCount >= ANALYZE_AFTER_RECORDS)
+    await analyzeImportTables(ctx.database.db).catch((err: unknown) =>
+      ctx.log.warn({ err, importId: row.id }, "refreshing the imported tables' statistics failed"),
+    );
 }
+
+/** An import that stored this many records refreshes its tables' statistics when it ends. */
+const ANALYZE_AFTER_RECORDS = 10_000;
 
 const emptyServer = (): ServerCounts => ({
   measurements: 0,

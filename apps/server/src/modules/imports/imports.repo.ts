@@ -153,6 +153,27 @@ export async function commitBatch(
 }
 
 /** Gives the lease up (a failed run, so that its retry may claim the import at once). */
+/** The tables an import fills. */
+const IMPORT_TABLES = [
+  "dashboard_samples",
+  "dashboard_values",
+  "dashboard_daily",
+  "measurements",
+  "bp_readings",
+  "outbox_events",
+];
+
+/**
+ * Refreshes the planner's statistics of the tables an import fills. A large import changes their sizes
+ * by orders of magnitude, and until autovacuum gets to them (a minute or more) PostgreSQL plans their
+ * queries for tables nearly empty (the blood-pressure subscriber's look-up of the measurements near an
+ * import's thousands of readings took seconds a call that way, before it was written to need no
+ * statistics).
+ */
+export async function analyzeImportTables(db: Db): Promise<void> {
+  await db.execute(sql.raw(`analyze ${IMPORT_TABLES.join(", ")}`));
+}
+
 export async function releaseLease(db: Db, id: string): Promise<void> {
   await db.update(imports).set({ lockedUntil: null, lockedBy: null }).where(eq(imports.id, id));
 }

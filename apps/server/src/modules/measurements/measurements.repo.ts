@@ -281,16 +281,24 @@ export async function measurementsNear(
 ): Promise<NearMeasurement[]> {
   const ids = readingIds.filter((id) => UUID_RE.test(id));
   if (times.length === 0 && ids.length === 0) return [];
+  // Each time an index range scan, each reading id an index look-up, each measurement found its own row:
+  // one small step at a time (`offset 0` keeps PostgreSQL from flattening the subqueries into joins).
+  // Right after an import the tables have no statistics, and PostgreSQL's own plan then joined every
+  // measurement of the person against every time, which took seconds per call.
   const result = await db.execute(sql`
-    select m.id, m.started_at, m.bp_reading_id from measurements m
-    where m.user_id = ${userId} and m.id in (
+    with ids as (
       select n.id from unnest(${arrayLiteral(times.map((t) => t.toISOString()))}::timestamptz[]) as t(at)
-      join measurements n on n.user_id = ${userId}
+      cross join lateral (select n.id from measurements n where n.user_id = ${userId}
         and n.started_at >= t.at - make_interval(mins => ${minutes})
-        and n.started_at <= t.at + make_interval(mins => ${minutes})
-      union all
-      select n.id from measurements n
-      where n.bp_reading_id in (select unnest(${arrayLiteral(ids)}::uuid[])) and n.user_id = ${userId})
+        and n.started_at <= t.at + make_interval(mins => ${minutes}) offset 0) n
+      union
+      select n.id from unnest(${arrayLiteral(ids)}::uuid[]) as r(id)
+      cross join lateral (select n.id from measurements n where n.bp_reading_id = r.id and n.user_id = ${userId}
+        offset 0) n
+    )
+    select m.id, m.started_at, m.bp_reading_id from ids
+    cross join lateral (select m.id, m.started_at, m.bp_reading_id from measurements m
+      where m.id = ids.id and m.user_id = ${userId} offset 0) m
     order by m.started_at`);
   return (
     result as unknown as { rows: { id: string; started_at: string | Date; bp_reading_id: string | null }[] }
