@@ -6,6 +6,7 @@ import {
   activityName,
   BLOOD_PRESSURE_CORRELATION,
   convertQuantity,
+  lookUp,
   parseHealthDate,
   QUANTITY_TYPES,
   SLEEP_STAGES,
@@ -261,7 +262,7 @@ export class AppleHealthMapper implements XmlHandler {
       });
     const type = a.type;
     if (type === SLEEP_TYPE) return this.emitSleep(a, r.offset);
-    const mapping = QUANTITY_TYPES[type];
+    const mapping = lookUp(QUANTITY_TYPES, type);
     if (!mapping) {
       this.report.ignored++;
       return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(type) });
@@ -319,7 +320,7 @@ export class AppleHealthMapper implements XmlHandler {
     if (Number.isNaN(at) || Number.isNaN(endAt) || endAt < at) {
       return reject(this.report, { reason: "invalid_date", offset, detail: "sleep dates" });
     }
-    const stage = SLEEP_STAGES[a.value ?? ""];
+    const stage = lookUp(SLEEP_STAGES, a.value ?? "");
     if (!stage) return reject(this.report, { reason: "invalid_value", offset, detail: "sleep stage" });
     const device = this.device(a.sourceName, a.device);
     this.emit({
