@@ -89,10 +89,9 @@ export function lookUp<T>(table: Readonly<Record<string, T>>, key: string): T | 
   return Object.hasOwn(table, key) ? table[key] : undefined;
 }
 
-/** Converts `value` in HealthKit `unit` to the mapping's storage unit; undefined for a foreign unit. */
-export function convertQuantity(mapping: QuantityMapping, value: number, unit: string): number | undefined {
-  const factor = lookUp(UNIT_FACTORS[mapping.family], unit);
-  return factor === undefined ? undefined : value * factor;
+/** The factor from HealthKit `unit` to the mapping's storage unit; undefined for a foreign unit. */
+export function unitFactor(mapping: QuantityMapping, unit: string): number | undefined {
+  return lookUp(UNIT_FACTORS[mapping.family], unit);
 }
 
 /** Factor of a workout's duration, distance or energy unit to s, m or J. */
