@@ -251,17 +251,32 @@ export class AppleHealthMapper implements XmlHandler {
     const endAt = r.endAt;
     const device = r.device as Device;
     const span = endAt > at ? endAt - at : 0;
-    const rec: SampleRecord = {
-      kind: "sample",
-      metric: mapping.metric,
-      at,
-      value,
-      unit: mapping.unit,
-      source: device.sampleSource,
-      clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
-      meta: device.meta,
-    };
-    if (span > 0) rec.endAt = endAt;
+    const clientId = `${mapping.metric}:${at}:${span}:${raw}:${device.key}`;
+    // Two literals rather than `endAt` added afterwards: the record is then one object, not an object
+    // and a property store (the same keys in the same order either way).
+    const rec: SampleRecord =
+      span > 0
+        ? {
+            kind: "sample",
+            metric: mapping.metric,
+            at,
+            value,
+            unit: mapping.unit,
+            source: device.sampleSource,
+            clientId,
+            meta: device.meta,
+            endAt,
+          }
+        : {
+            kind: "sample",
+            metric: mapping.metric,
+            at,
+            value,
+            unit: mapping.unit,
+            source: device.sampleSource,
+            clientId,
+            meta: device.meta,
+          };
     this.emit(rec);
     if (mapping.metric === "sdnn" && r.bpm !== null) {
       // Apple lists each beat as an instantaneous rate; the beat's interval is 60 000 / bpm ms.

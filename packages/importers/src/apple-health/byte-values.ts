@@ -122,10 +122,16 @@ export class ByteCache<T> {
   get(b: Uint8Array, start: number, end: number): CachedValue<T> {
     const last = this.last;
     if (last && same(last.bytes, b, start, end)) return last;
-    // FNV-1a over the bytes.
-    let h = 0x811c9dc5;
-    for (let i = start; i < end; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
-    const slot = (h ^ (h >>> 16)) & this.mask;
+    // A hash of the length and a few bytes, the last ones most (the values that repeat differ at their
+    // end: `…HeartRate`, `…StepCount`, `software:17.1>`): the comparison then decides.
+    const n = end - start;
+    let h = Math.imul(n, 0x9e3779b1);
+    if (n > 0) {
+      h = Math.imul(h ^ (b[start] as number), 0x01000193);
+      h = Math.imul(h ^ (b[start + (n >> 1)] as number), 0x01000193);
+      for (let i = Math.max(start, end - 6); i < end; i++) h = Math.imul(h ^ (b[i] as number), 0x01000193);
+    }
+    const slot = (h ^ (h >>> 15)) & this.mask;
     let entry = this.slots[slot];
     if (!entry || !same(entry.bytes, b, start, end)) {
       const raw = decodeBytes(b, start, end);
@@ -137,8 +143,9 @@ export class ByteCache<T> {
   }
 }
 
+/** True when `bytes` are `b[start, end)`, compared from the end (where repeated values differ). */
 function same(bytes: Uint8Array, b: Uint8Array, start: number, end: number): boolean {
   if (bytes.length !== end - start) return false;
-  for (let i = 0; i < bytes.length; i++) if (bytes[i] !== b[start + i]) return false;
+  for (let i = bytes.length - 1; i >= 0; i--) if (bytes[i] !== b[start + i]) return false;
   return true;
 }
