@@ -5,14 +5,13 @@
  * helpers (files, streams) live in `@tonus/importers/node`. Bad input never throws: it ends in the report.
  */
 
+export { hashId } from "./apple-health/apple-health-attrs.ts";
 export { type AppleHealthOptions, importAppleHealthXml } from "./apple-health/apple-health-import.ts";
-export { hashId } from "./apple-health/apple-health-mapper.ts";
 export { importAppleHealthZip } from "./apple-health/apple-health-zip.ts";
 export { activityName, parseHealthDate, QUANTITY_TYPES } from "./apple-health/types-map.ts";
 export {
   cleanXmlValue,
-  MAX_MARKUP_CHARS,
-  utf8Length,
+  MAX_MARKUP_BYTES,
   type XmlAttributes,
   type XmlHandler,
   XmlScanner,

@@ -2,7 +2,7 @@
 // read by packages/hrv's `parseRrFile`. They are small (a day of beats is well under a megabyte), so
 // the text is collected up to a cap and parsed at once.
 import { parseRrFile, type RrFileIssue } from "@tonus/hrv";
-import { hashId } from "./apple-health/apple-health-mapper.ts";
+import { hashId } from "./apple-health/apple-health-attrs.ts";
 import { decodeText, type TextOptions } from "./csv/text.ts";
 import { ImportInputError } from "./errors.ts";
 import { createReport, createSession, fail, reject } from "./report.ts";

@@ -211,6 +211,20 @@ describe("importAppleHealthXml", () => {
     expect(report.rejected.every((r) => (r.offset ?? 0) > 0)).toBe(true);
   });
 
+  it("takes type, unit and stage names that are Object.prototype's keys for unknown ones", async () => {
+    const rec = (type: string, unit: string, value: string) =>
+      ` <Record type="${type}" sourceName="x" unit="${unit}" startDate="2024-02-01 08:00:00 +0100" endDate="2024-02-01 09:00:00 +0100" value="${value}"/>\n`;
+    const text = `${HEAD}${rec("toString", "count", "1")}${rec("__proto__", "count", "2")}${rec("HKQuantityTypeIdentifierStepCount", "constructor", "3")}${rec("HKCategoryTypeIdentifierSleepAnalysis", "", "hasOwnProperty")}
+ <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30" durationUnit="valueOf" sourceName="x" startDate="2024-02-03 07:00:00 +0300" endDate="2024-02-03 07:30:00 +0300"/>
+</HealthData>`;
+    const { records, report } = await importText(text);
+    expect(report.fatal).toBeUndefined();
+    expect(report.ignored).toBe(2);
+    expect(report.rejected.map((r) => r.reason)).toEqual(["unknown_unit", "invalid_value"]);
+    expect(records).toEqual([expect.objectContaining({ kind: "workout", activity: "running" })]);
+    expect(records[0]).not.toHaveProperty("durationS");
+  });
+
   it("keeps what came before the cut of a truncated file and reports the cut", async () => {
     const bytes = new TextEncoder().encode(EXPORT);
     for (const cut of [0.2, 0.5, 0.77, 0.95]) {

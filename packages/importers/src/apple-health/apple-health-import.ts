@@ -1,6 +1,5 @@
 // Apple Health export.xml → Tonus records, streaming: the scanner keeps only unfinished markup between
 // chunks and the mapper only the element being read (a Record with its beats, a Correlation, a Workout).
-import { decodeSlices } from "../chunks.ts";
 import { ImportInputError } from "../errors.ts";
 import { createReport, createSession, fail } from "../report.ts";
 import type { ImportOptions, ImportRecord, ImportReport, ImportSession } from "../types.ts";
@@ -61,7 +60,6 @@ export async function* runAppleHealthXml(
 ): AsyncGenerator<ImportRecord[], void, undefined> {
   const mapper = new AppleHealthMapper(report, options.source ?? "apple_health");
   const scanner = new XmlScanner(WANTED, mapper);
-  const decoder = new TextDecoder("utf-8");
   const base = options.resumeFrom ?? 0;
   if (base > 0) scanner.resumeInsideRoot();
   if (countBytes) report.bytesRead = base;
@@ -75,12 +73,12 @@ export async function* runAppleHealthXml(
         }
         inputBytes += chunk.length;
         if (countBytes) report.bytesRead += chunk.length;
-        for (const text of decodeSlices(decoder, chunk)) scanner.push(text);
+        scanner.push(chunk);
         // A checkpoint where only the root is open: everything before it has been yielded (with this
         // batch) and a restart from it reads the rest exactly once.
         // Batches are handed out only there, so the offset always matches what was yielded.
         if (!mapper.isInsideElement && scanner.openElements === 1) {
-          report.resumeOffset = base + inputBytes - cutCharBytes(chunk) - scanner.pendingUtf8Length;
+          report.resumeOffset = base + inputBytes - scanner.pendingLength;
           if (mapper.out.length > 0) yield take(mapper);
         }
         if (scanner.error) break;
@@ -90,7 +88,6 @@ export async function* runAppleHealthXml(
       fail(report, e.rejection);
     }
     if (!report.fatal) {
-      scanner.push(decoder.decode());
       const problem = scanner.finish();
       if (mapper.out.length > 0) yield take(mapper);
       if (inputBytes === 0) fail(report, { reason: "empty_file", offset: 0 });
@@ -99,17 +96,6 @@ export async function* runAppleHealthXml(
   } finally {
     report.done = true;
   }
-}
-
-/** Bytes at the end of `chunk` that start a UTF-8 character the chunk does not finish. */
-function cutCharBytes(chunk: Uint8Array): number {
-  for (let back = 1; back <= Math.min(3, chunk.length); back++) {
-    const b = chunk[chunk.length - back] as number;
-    if ((b & 0xc0) === 0x80) continue;
-    const len = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
-    return len > back ? back : 0;
-  }
-  return 0;
 }
 
 function take(mapper: AppleHealthMapper): ImportRecord[] {

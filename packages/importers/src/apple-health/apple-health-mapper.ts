@@ -1,163 +1,115 @@
 // Apple Health elements → Tonus records: what is kept of a Record, Correlation or Workout while it is
-// open, and how each becomes samples, an RR series, a blood-pressure reading or a workout.
+// open, and how each becomes samples, an RR series, a blood-pressure reading or a workout. An element's
+// attributes are read at its start tag (they lie in the scanner's bytes only then) into the open
+// element's fields; its end tag makes the record, with the checks in the order they have always run.
 import { reject, warn } from "../report.ts";
 import type { ImportRecord, ImportReport, SampleRecord, WorkoutRecord } from "../types.ts";
+import { AttrIndex, AttrValues, type Device, type TypeInfo } from "./apple-health-attrs.ts";
+import { HealthDateReader, parseNumberAt } from "./byte-values.ts";
 import {
   activityName,
   BLOOD_PRESSURE_CORRELATION,
-  convertQuantity,
-  parseHealthDate,
-  QUANTITY_TYPES,
-  SLEEP_STAGES,
-  SLEEP_TYPE,
+  type QuantityMapping,
+  unitFactor,
   workoutFactor,
 } from "./types-map.ts";
 import { cleanXmlValue, type XmlAttributes, type XmlHandler } from "./xml-scanner.ts";
 
-type RecordAttrs = {
-  type: string;
-  unit: string;
-  value: string | undefined;
-  sourceName: string;
-  /** The `device` attribute (`<<HKDevice: …>, name:Apple Watch, …, model:Watch, …>`), when present. */
-  device: string;
-  startDate: string;
-  endDate: string;
-};
-/**
- * Where a record came from: its source's name, a short key of it, and — for Apple's own devices — the
- * sub-source its samples are stored under (`watch`, `phone`), so the dashboard can prefer the Watch
- * where both counted the same steps.
- */
-type Device = {
-  name: string;
-  key: string;
-  meta: Readonly<Record<string, string>>;
-  kind: "watch" | "phone" | null;
-  /** Where its samples are stored: `apple_health`, or its kind's sub-source. */
-  sampleSource: string;
-};
-
-/**
- * An Apple device's kind, from the record's `device` attribute (its `model:` or `name:`), else from the
- * source's name ("Anna's Apple Watch", "Anna's iPhone"); null for other apps and devices.
- */
-export function appleDeviceKind(sourceName: string, device: string): "watch" | "phone" | null {
-  const model = /\bmodel:([^,>]*)/.exec(device)?.[1] ?? /\bname:([^,>]*)/.exec(device)?.[1];
-  const text = model ?? sourceName;
-  if (/\bwatch\b/i.test(text)) return "watch";
-  if (/\biphone\b/i.test(text)) return "phone";
-  return null;
-}
-type OpenRecord = { attrs: RecordAttrs | null; offset: number; bpm: number[] | null };
-type OpenCorrelation = {
-  attrs: RecordAttrs | null;
+/** The Record being read (one at a time: a Record opened inside another replaces it, as it always has). */
+type OpenRecord = {
+  isOpen: boolean;
   offset: number;
+  malformed: boolean;
+  typeRaw: string;
+  type: TypeInfo;
+  /** The value as `Number` reads it; false `hasValue` when it was absent, empty or not finite. */
+  hasValue: boolean;
+  raw: number;
+  unitRaw: string;
+  /** The sleep stage its value names. */
+  stage: string | undefined;
+  at: number;
+  endAt: number;
+  device: Device | null;
+  bpm: number[] | null;
+};
+type OpenCorrelation = {
+  isOpen: boolean;
+  offset: number;
+  malformed: boolean;
+  typeRaw: string;
+  at: number;
+  device: Device | null;
   systolic?: number;
   diastolic?: number;
 };
-type WorkoutAttrs = RecordAttrs & {
+type OpenWorkout = {
+  offset: number;
+  malformed: boolean;
+  typeRaw: string;
+  startedAt: number;
+  endedAt: number;
+  device: Device | null;
   duration?: string;
   durationUnit?: string;
   totalDistance?: string;
   totalDistanceUnit?: string;
   totalEnergyBurned?: string;
   totalEnergyBurnedUnit?: string;
+  distanceM?: number;
+  energyJ?: number;
 };
-type OpenWorkout = { attrs: WorkoutAttrs | null; offset: number; distanceM?: number; energyJ?: number };
 
-function recordAttrs(a: XmlAttributes, typeName = "type"): RecordAttrs | null {
-  if (a.malformed) return null;
-  const r: RecordAttrs = {
-    type: "",
-    unit: "",
-    value: undefined,
-    sourceName: "",
-    device: "",
-    startDate: "",
-    endDate: "",
-  };
-  // One pass over the attributes, told apart by name length first (a Record has about nine).
-  for (let i = 0; i < a.count; i++) {
-    switch (a.nameLength(i)) {
-      case 4:
-        if (a.nameIs(i, "unit")) r.unit = a.valueAt(i);
-        else if (a.nameIs(i, typeName)) r.type = a.valueAt(i);
-        break;
-      case 5:
-        if (a.nameIs(i, "value")) r.value = a.valueAt(i);
-        break;
-      case 6:
-        if (a.nameIs(i, "device")) r.device = a.valueAt(i);
-        break;
-      case 7:
-        if (a.nameIs(i, "endDate")) r.endDate = a.valueAt(i);
-        break;
-      case 9:
-        if (a.nameIs(i, "startDate")) r.startDate = a.valueAt(i);
-        break;
-      case 10:
-        if (a.nameIs(i, "sourceName")) r.sourceName = a.valueAt(i);
-        break;
-      default:
-        if (a.nameIs(i, typeName)) r.type = a.valueAt(i);
-    }
-  }
-  return r;
-}
-
-function workoutAttrs(a: XmlAttributes): WorkoutAttrs | null {
-  const base = recordAttrs(a, "workoutActivityType");
-  if (!base) return null;
-  const w: WorkoutAttrs = base;
-  for (const key of [
-    "duration",
-    "durationUnit",
-    "totalDistance",
-    "totalDistanceUnit",
-    "totalEnergyBurned",
-    "totalEnergyBurnedUnit",
-  ] as const) {
-    const v = a.get(key);
-    if (v !== undefined) w[key] = v;
-  }
-  return w;
-}
-
-/** Two 32-bit FNV-1a hashes of `s` as 16 hex digits: a short, stable id for a record with no id. */
-export function hashId(s: string): string {
-  let a = 0x811c9dc5;
-  let b = 0x01000193 ^ 0x5bd1e995;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    a = Math.imul(a ^ c, 0x01000193);
-    b = Math.imul(b ^ c, 0x5bd1e995) ^ (b >>> 15);
-  }
-  return (a >>> 0).toString(16).padStart(8, "0") + (b >>> 0).toString(16).padStart(8, "0");
-}
+const WORKOUT_TOTALS = [
+  "duration",
+  "durationUnit",
+  "totalDistance",
+  "totalDistanceUnit",
+  "totalEnergyBurned",
+  "totalEnergyBurnedUnit",
+] as const;
 
 /** Receives the scanner's wanted elements and collects the records they make in `out`. */
 export class AppleHealthMapper implements XmlHandler {
   out: ImportRecord[] = [];
-  private record: OpenRecord | null = null;
-  private correlation: OpenCorrelation | null = null;
+  private readonly record: OpenRecord;
+  private readonly correlation: OpenCorrelation;
   private workout: OpenWorkout | null = null;
   private readonly report: ImportReport;
   private readonly source: string;
-  // Exports repeat the same device and dates record after record: remember the last ones.
-  private lastDeviceRaw = "";
-  private lastDeviceAttr = "";
-  private lastDevice: Device;
-  private readonly dates: [string, number][] = [
-    ["", Number.NaN],
-    ["", Number.NaN],
-  ];
-  private nextDate = 0;
+  private readonly where = new AttrIndex();
+  private readonly values: AttrValues;
+  private readonly dates = new HealthDateReader();
 
   constructor(report: ImportReport, source: string) {
     this.report = report;
     this.source = source;
-    this.lastDevice = { name: "", key: hashId(""), meta: { device: "" }, kind: null, sampleSource: source };
+    this.values = new AttrValues(source);
+    // Until a Record opens: the empty type's.
+    const type = this.values.types.get(new Uint8Array(0), 0, 0).data;
+    this.record = {
+      isOpen: false,
+      offset: 0,
+      malformed: false,
+      typeRaw: "",
+      type,
+      hasValue: false,
+      raw: 0,
+      unitRaw: "",
+      stage: undefined,
+      at: Number.NaN,
+      endAt: Number.NaN,
+      device: null,
+      bpm: null,
+    };
+    this.correlation = {
+      isOpen: false,
+      offset: 0,
+      malformed: false,
+      typeRaw: "",
+      at: Number.NaN,
+      device: null,
+    };
   }
 
   doctype(info: { entities: number; external: boolean }): void {
@@ -171,45 +123,48 @@ export class AppleHealthMapper implements XmlHandler {
     switch (name) {
       case "Record":
         this.report.read++;
-        this.record = { attrs: recordAttrs(attrs), offset, bpm: null };
+        this.openRecord(attrs, offset);
         return;
       case "Correlation":
         this.report.read++;
-        this.correlation = { attrs: recordAttrs(attrs), offset };
+        this.openCorrelation(attrs, offset);
         return;
       case "Workout":
         this.report.read++;
-        this.workout = { attrs: workoutAttrs(attrs), offset };
+        this.workout = this.openWorkout(attrs, offset);
         return;
       case "WorkoutStatistics":
         if (this.workout && !attrs.malformed) this.addWorkoutStatistics(this.workout, attrs);
         return;
       case "InstantaneousBeatsPerMinute": {
-        const bpm = Number(attrs.get("bpm"));
-        if (!this.record || !(bpm > 0 && Number.isFinite(bpm))) return;
-        if (this.record.bpm === null) this.record.bpm = [bpm];
-        else this.record.bpm.push(bpm);
+        const i = attrs.find("bpm");
+        const bpm = i < 0 ? Number.NaN : parseNumberAt(attrs.bytes, attrs.valueStart(i), attrs.valueEnd(i));
+        const r = this.record;
+        if (!r.isOpen || !(bpm > 0 && Number.isFinite(bpm))) return;
+        if (r.bpm === null) r.bpm = [bpm];
+        else r.bpm.push(bpm);
         return;
       }
     }
   }
 
   close(name: string): void {
-    if (name === "Record" && this.record) {
+    if (name === "Record" && this.record.isOpen) {
+      this.record.isOpen = false;
       this.closeRecord(this.record);
-      this.record = null;
-    } else if (name === "Correlation" && this.correlation) {
+    } else if (name === "Correlation" && this.correlation.isOpen) {
+      this.correlation.isOpen = false;
       this.closeCorrelation(this.correlation);
-      this.correlation = null;
     } else if (name === "Workout" && this.workout) {
-      this.closeWorkout(this.workout);
+      const w = this.workout;
       this.workout = null;
+      this.closeWorkout(w);
     }
   }
 
   /** True while a Record, Correlation or Workout is open (a checkpoint then would lose its start). */
   get isInsideElement(): boolean {
-    return this.record !== null || this.correlation !== null || this.workout !== null;
+    return this.record.isOpen || this.correlation.isOpen || this.workout !== null;
   }
 
   private emit(rec: ImportRecord): void {
@@ -217,88 +172,111 @@ export class AppleHealthMapper implements XmlHandler {
     this.out.push(rec);
   }
 
-  private date(s: string): number {
-    const [a, b] = this.dates as [[string, number], [string, number]];
-    if (a[0] === s) return a[1];
-    if (b[0] === s) return b[1];
-    const v = parseHealthDate(s);
-    const slot = this.dates[this.nextDate] as [string, number];
-    slot[0] = s;
-    slot[1] = v;
-    this.nextDate ^= 1;
-    return v;
+  private date(a: XmlAttributes, i: number): number {
+    return i < 0 ? Number.NaN : this.dates.parse(a.bytes, a.valueStart(i), a.valueEnd(i));
   }
 
-  private device(raw: string, deviceAttr = ""): Device {
-    if (raw !== this.lastDeviceRaw || deviceAttr !== this.lastDeviceAttr) {
-      const name = cleanXmlValue(raw);
-      this.lastDeviceRaw = raw;
-      this.lastDeviceAttr = deviceAttr;
-      // One meta object per device, shared by its records (read-only): fewer allocations per record.
-      const kind = appleDeviceKind(name, cleanXmlValue(deviceAttr));
-      this.lastDevice = {
-        name,
-        key: hashId(name),
-        meta: Object.freeze({ device: name }),
-        kind,
-        // Samples of the Watch and of the iPhone go to sub-sources (`apple_health.watch`,
-        // `apple_health.phone`): both count steps, distance and energy, often over the same minutes,
-        // and the dashboard then takes one of them per metric and day — the Watch, as Apple Health
-        // itself prefers it — instead of their sum.
-        sampleSource: kind ? `${this.source}.${kind}` : this.source,
-      };
+  private openRecord(a: XmlAttributes, offset: number): void {
+    const r = this.record;
+    r.isOpen = true;
+    r.offset = offset;
+    r.bpm = null;
+    r.malformed = a.malformed;
+    if (a.malformed) return;
+    const at = this.where.locate(a, "type");
+    const type = AttrValues.raw(this.values.types, a, at.type);
+    r.typeRaw = type.raw;
+    r.type = type.data;
+    if (!type.data.isSleep && !type.data.mapping) return;
+    r.at = this.date(a, at.startDate);
+    r.endAt = this.date(a, at.endDate);
+    r.device = this.values.device(a, at.sourceName, at.device);
+    if (type.data.isSleep) {
+      r.stage = AttrValues.raw(this.values.stages, a, at.value).data;
+      return;
     }
-    return this.lastDevice;
+    const hasText = at.value >= 0 && a.valueEnd(at.value) > a.valueStart(at.value);
+    r.raw = hasText ? parseNumberAt(a.bytes, a.valueStart(at.value), a.valueEnd(at.value)) : Number.NaN;
+    r.hasValue = hasText && Number.isFinite(r.raw);
+    r.unitRaw = AttrValues.raw(this.values.units, a, at.unit).raw;
+  }
+
+  /** The factor from `unit` to `mapping`'s storage unit, remembered on `type` for its next record. */
+  private factor(type: TypeInfo, mapping: QuantityMapping, unit: string): number | undefined {
+    if (type.lastUnit !== unit) {
+      type.lastUnit = unit;
+      type.lastFactor = unitFactor(mapping, unit);
+    }
+    return type.lastFactor;
   }
 
   private closeRecord(r: OpenRecord): undefined {
-    const a = r.attrs;
-    if (!a)
+    if (r.malformed)
       return reject(this.report, {
         reason: "invalid_record",
         offset: r.offset,
         detail: "malformed attribute",
       });
-    const type = a.type;
-    if (type === SLEEP_TYPE) return this.emitSleep(a, r.offset);
-    const mapping = QUANTITY_TYPES[type];
+    const type = r.type;
+    if (type.isSleep) return this.emitSleep(r);
+    const mapping = type.mapping;
     if (!mapping) {
       this.report.ignored++;
-      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(type) });
+      if (type.warned) return;
+      type.warned = true;
+      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(r.typeRaw) });
     }
-    const raw = Number(a.value);
-    if (a.value === undefined || a.value === "" || !Number.isFinite(raw)) {
-      return reject(this.report, { reason: "invalid_value", offset: r.offset, detail: `${type} value` });
+    const raw = r.raw;
+    if (!r.hasValue) {
+      return reject(this.report, { reason: "invalid_value", offset: r.offset, detail: `${r.typeRaw} value` });
     }
-    const at = this.date(a.startDate);
+    const at = r.at;
     if (Number.isNaN(at))
       return reject(this.report, { reason: "invalid_date", offset: r.offset, detail: "startDate" });
-    const value = convertQuantity(mapping, raw, a.unit);
-    if (value === undefined) {
-      return reject(this.report, { reason: "unknown_unit", offset: r.offset, detail: cleanXmlValue(a.unit) });
+    const factor = this.factor(type, mapping, r.unitRaw);
+    if (factor === undefined) {
+      return reject(this.report, {
+        reason: "unknown_unit",
+        offset: r.offset,
+        detail: cleanXmlValue(r.unitRaw),
+      });
     }
-    if (
-      this.correlation !== null &&
-      (mapping.metric === "bp_systolic" || mapping.metric === "bp_diastolic")
-    ) {
-      if (mapping.metric === "bp_systolic") this.correlation.systolic = value;
-      else this.correlation.diastolic = value;
+    const value = raw * factor;
+    const correlation = this.correlation;
+    if (correlation.isOpen && (mapping.metric === "bp_systolic" || mapping.metric === "bp_diastolic")) {
+      if (mapping.metric === "bp_systolic") correlation.systolic = value;
+      else correlation.diastolic = value;
       return;
     }
-    const endAt = this.date(a.endDate);
-    const device = this.device(a.sourceName, a.device);
+    const endAt = r.endAt;
+    const device = r.device as Device;
     const span = endAt > at ? endAt - at : 0;
-    const rec: SampleRecord = {
-      kind: "sample",
-      metric: mapping.metric,
-      at,
-      value,
-      unit: mapping.unit,
-      source: device.sampleSource,
-      clientId: `${mapping.metric}:${at}:${span}:${raw}:${device.key}`,
-      meta: device.meta,
-    };
-    if (span > 0) rec.endAt = endAt;
+    const clientId = `${mapping.metric}:${at}:${span}:${raw}:${device.key}`;
+    // Two literals rather than `endAt` added afterwards: the record is then one object, not an object
+    // and a property store (the same keys in the same order either way).
+    const rec: SampleRecord =
+      span > 0
+        ? {
+            kind: "sample",
+            metric: mapping.metric,
+            at,
+            value,
+            unit: mapping.unit,
+            source: device.sampleSource,
+            clientId,
+            meta: device.meta,
+            endAt,
+          }
+        : {
+            kind: "sample",
+            metric: mapping.metric,
+            at,
+            value,
+            unit: mapping.unit,
+            source: device.sampleSource,
+            clientId,
+            meta: device.meta,
+          };
     this.emit(rec);
     if (mapping.metric === "sdnn" && r.bpm !== null) {
       // Apple lists each beat as an instantaneous rate; the beat's interval is 60 000 / bpm ms.
@@ -313,15 +291,14 @@ export class AppleHealthMapper implements XmlHandler {
     }
   }
 
-  private emitSleep(a: RecordAttrs, offset: number): undefined {
-    const at = this.date(a.startDate);
-    const endAt = this.date(a.endDate);
+  private emitSleep(r: OpenRecord): undefined {
+    const { at, endAt, offset } = r;
     if (Number.isNaN(at) || Number.isNaN(endAt) || endAt < at) {
       return reject(this.report, { reason: "invalid_date", offset, detail: "sleep dates" });
     }
-    const stage = SLEEP_STAGES[a.value ?? ""];
+    const stage = r.stage;
     if (!stage) return reject(this.report, { reason: "invalid_value", offset, detail: "sleep stage" });
-    const device = this.device(a.sourceName, a.device);
+    const device = r.device as Device;
     this.emit({
       kind: "sample",
       metric: "sleep",
@@ -335,19 +312,32 @@ export class AppleHealthMapper implements XmlHandler {
     });
   }
 
+  private openCorrelation(a: XmlAttributes, offset: number): void {
+    const c = this.correlation;
+    c.isOpen = true;
+    c.offset = offset;
+    c.malformed = a.malformed;
+    c.systolic = undefined;
+    c.diastolic = undefined;
+    if (a.malformed) return;
+    const at = this.where.locate(a, "type");
+    c.typeRaw = AttrValues.raw(this.values.types, a, at.type).raw;
+    c.at = this.date(a, at.startDate);
+    c.device = this.values.device(a, at.sourceName, -1);
+  }
+
   private closeCorrelation(c: OpenCorrelation): undefined {
-    const a = c.attrs;
-    if (!a)
+    if (c.malformed)
       return reject(this.report, {
         reason: "invalid_record",
         offset: c.offset,
         detail: "malformed attribute",
       });
-    if (a.type !== BLOOD_PRESSURE_CORRELATION) {
+    if (c.typeRaw !== BLOOD_PRESSURE_CORRELATION) {
       this.report.ignored++;
-      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(a.type) });
+      return warn(this.report, { reason: "unsupported_type", detail: cleanXmlValue(c.typeRaw) });
     }
-    const at = this.date(a.startDate);
+    const at = c.at;
     if (Number.isNaN(at))
       return reject(this.report, { reason: "invalid_date", offset: c.offset, detail: "startDate" });
     if (c.systolic === undefined || c.diastolic === undefined) {
@@ -357,7 +347,7 @@ export class AppleHealthMapper implements XmlHandler {
         detail: "systolic or diastolic",
       });
     }
-    const device = this.device(a.sourceName);
+    const device = c.device as Device;
     this.emit({
       kind: "bp",
       at,
@@ -367,6 +357,25 @@ export class AppleHealthMapper implements XmlHandler {
       clientId: `bp:${at}:${c.systolic}:${c.diastolic}:${device.key}`,
       meta: device.meta,
     });
+  }
+
+  private openWorkout(a: XmlAttributes, offset: number): OpenWorkout {
+    const none = { offset, typeRaw: "", startedAt: Number.NaN, endedAt: Number.NaN, device: null };
+    if (a.malformed) return { ...none, malformed: true };
+    const at = this.where.locate(a, "workoutActivityType");
+    const w: OpenWorkout = {
+      offset,
+      malformed: false,
+      typeRaw: at.type < 0 ? "" : a.valueAt(at.type),
+      startedAt: this.date(a, at.startDate),
+      endedAt: this.date(a, at.endDate),
+      device: this.values.device(a, at.sourceName, -1),
+    };
+    for (const key of WORKOUT_TOTALS) {
+      const v = a.get(key);
+      if (v !== undefined) w[key] = v;
+    }
+    return w;
   }
 
   private addWorkoutStatistics(w: OpenWorkout, a: XmlAttributes): void {
@@ -383,20 +392,18 @@ export class AppleHealthMapper implements XmlHandler {
   }
 
   private closeWorkout(w: OpenWorkout): undefined {
-    const a = w.attrs;
-    if (!a)
+    if (w.malformed)
       return reject(this.report, {
         reason: "invalid_record",
         offset: w.offset,
         detail: "malformed attribute",
       });
-    const startedAt = this.date(a.startDate);
-    const endedAt = this.date(a.endDate);
+    const { startedAt, endedAt } = w;
     if (Number.isNaN(startedAt) || Number.isNaN(endedAt) || endedAt < startedAt) {
       return reject(this.report, { reason: "invalid_date", offset: w.offset, detail: "workout dates" });
     }
-    const activity = activityName(cleanXmlValue(a.type));
-    const device = this.device(a.sourceName);
+    const activity = activityName(cleanXmlValue(w.typeRaw));
+    const device = w.device as Device;
     const rec: WorkoutRecord = {
       kind: "workout",
       startedAt,
@@ -406,15 +413,15 @@ export class AppleHealthMapper implements XmlHandler {
       clientId: `workout:${startedAt}:${endedAt - startedAt}:${activity}:${device.key}`,
       meta: device.meta,
     };
-    const durationF = workoutFactor("time", a.durationUnit);
-    const duration = Number(a.duration);
+    const durationF = workoutFactor("time", w.durationUnit);
+    const duration = Number(w.duration);
     if (durationF !== undefined && Number.isFinite(duration)) rec.durationS = duration * durationF;
-    const distanceF = workoutFactor("length", a.totalDistanceUnit);
-    const distance = Number(a.totalDistance);
+    const distanceF = workoutFactor("length", w.totalDistanceUnit);
+    const distance = Number(w.totalDistance);
     if (distanceF !== undefined && Number.isFinite(distance)) rec.distanceM = distance * distanceF;
     else if (w.distanceM !== undefined) rec.distanceM = w.distanceM;
-    const energyF = workoutFactor("energy", a.totalEnergyBurnedUnit);
-    const energy = Number(a.totalEnergyBurned);
+    const energyF = workoutFactor("energy", w.totalEnergyBurnedUnit);
+    const energy = Number(w.totalEnergyBurned);
     if (energyF !== undefined && Number.isFinite(energy)) rec.energyJ = energy * energyF;
     else if (w.energyJ !== undefined) rec.energyJ = w.energyJ;
     this.emit(rec);

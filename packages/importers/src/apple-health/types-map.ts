@@ -81,10 +81,17 @@ export const SLEEP_STAGES: Record<string, string> = {
 
 export const BLOOD_PRESSURE_CORRELATION = "HKCorrelationTypeIdentifierBloodPressure";
 
-/** Converts `value` in HealthKit `unit` to the mapping's storage unit; undefined for a foreign unit. */
-export function convertQuantity(mapping: QuantityMapping, value: number, unit: string): number | undefined {
-  const factor = UNIT_FACTORS[mapping.family][unit];
-  return factor === undefined ? undefined : value * factor;
+/**
+ * `table[key]` if `table` has it itself: the file names the key, and a plain object also answers
+ * `toString` or `__proto__` from its prototype (which made a Record of type "toString" throw).
+ */
+export function lookUp<T>(table: Readonly<Record<string, T>>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined;
+}
+
+/** The factor from HealthKit `unit` to the mapping's storage unit; undefined for a foreign unit. */
+export function unitFactor(mapping: QuantityMapping, unit: string): number | undefined {
+  return lookUp(UNIT_FACTORS[mapping.family], unit);
 }
 
 /** Factor of a workout's duration, distance or energy unit to s, m or J. */
@@ -92,7 +99,7 @@ export function workoutFactor(
   family: "time" | "length" | "energy",
   unit: string | undefined,
 ): number | undefined {
-  return unit === undefined ? undefined : UNIT_FACTORS[family][unit];
+  return unit === undefined ? undefined : lookUp(UNIT_FACTORS[family], unit);
 }
 
 /** `HKWorkoutActivityTypeTraditionalStrengthTraining` → `traditional_strength_training`. */

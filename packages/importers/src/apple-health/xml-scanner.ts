@@ -1,33 +1,39 @@
-// A streaming scanner for the XML of Apple Health's export.xml: not a general XML parser. It finds tags
-// with native `indexOf` over decoded text (faster here than a byte loop or a SAX parser), reads attributes
-// only of the elements the caller wants, and never interprets the DTD: the internal subset is skipped,
-// entities are never expanded (only the five predefined ones and character references are decoded),
-// nothing external is ever fetched. C0 control characters that strict parsers reject (real exports hold
-// `\x0b`) are dropped from the values it hands out.
+// A streaming scanner for the XML of Apple Health's export.xml: not a general XML parser. It scans the
+// UTF-8 bytes themselves, without decoding them: decoding a whole export made text twice the file's size
+// (one character outside Latin-1, like the ’ in "Anna’s Apple Watch", makes a string two bytes a
+// character), and its garbage cost the import more than the scanning. Markup is ASCII, so a tag's
+// structure reads the same in bytes, and an attribute value decoded on its own is the text a decoder of
+// the whole file would have given there. It reads attributes only of the elements the caller wants and
+// never interprets the DTD: the internal subset is skipped, entities are never expanded (only the five
+// predefined ones and character references are decoded), nothing external is ever fetched. C0 control
+// characters that strict parsers reject (real exports hold `\x0b`) are dropped from the values it hands out.
+
+/** Decodes the bytes of a value as a decoder of the whole file would (a BOM there is a character). */
+const valueDecoder = new TextDecoder("utf-8", { ignoreBOM: true });
+
+/** `b[start, end)` as text: invalid UTF-8 becomes U+FFFD, as in a decoded file. */
+export function decodeBytes(b: Uint8Array, start: number, end: number): string {
+  return valueDecoder.decode(b.subarray(start, end));
+}
+
+/** True when `b[start, end)` holds the ASCII text `s`. */
+export function bytesEqual(b: Uint8Array, start: number, end: number, s: string): boolean {
+  if (end - start !== s.length) return false;
+  for (let i = 0; i < s.length; i++) if (b[start + i] !== s.charCodeAt(i)) return false;
+  return true;
+}
 
 /**
- * The attributes of the tag being reported, read lazily from the scanned text: valid only during the
- * `open` call (the scanner reuses it), so a handler copies out what it keeps.
+ * The attributes of the tag being reported: where their names and values lie in `bytes`. Valid only
+ * during the `open` call (the scanner reuses it and its bytes), so a handler copies out what it keeps.
  */
 export class XmlAttributes {
   /** True when an attribute name was malformed (a space in it): the element should be skipped. */
   malformed = false;
-  private text = "";
+  /** The scanned bytes the positions below point into. */
+  bytes: Uint8Array = new Uint8Array(0);
   private count_ = 0;
   private readonly at = new Int32Array(4 * 64);
-
-  /** The raw (not yet cleaned) value of attribute `name`, or undefined. */
-  get(name: string): string | undefined {
-    const s = this.text;
-    const at = this.at;
-    for (let i = 0; i < this.count_ * 4; i += 4) {
-      const start = at[i] as number;
-      if ((at[i + 1] as number) - start === name.length && s.startsWith(name, start)) {
-        return s.slice(at[i + 2], at[i + 3]);
-      }
-    }
-    return undefined;
-  }
 
   /** Number of attributes read. */
   get count(): number {
@@ -39,24 +45,46 @@ export class XmlAttributes {
     return (this.at[i * 4 + 1] as number) - (this.at[i * 4] as number);
   }
 
-  /** True when attribute `i` is named `name`. */
+  /** True when attribute `i` is named `name` (ASCII). */
   nameIs(i: number, name: string): boolean {
-    return this.nameLength(i) === name.length && this.text.startsWith(name, this.at[i * 4]);
+    return bytesEqual(this.bytes, this.at[i * 4] as number, this.at[i * 4 + 1] as number, name);
   }
 
-  /** Raw value of attribute `i`. */
+  /** Where the raw value of attribute `i` starts in `bytes`. */
+  valueStart(i: number): number {
+    return this.at[i * 4 + 2] as number;
+  }
+
+  /** Where the raw value of attribute `i` ends in `bytes`. */
+  valueEnd(i: number): number {
+    return this.at[i * 4 + 3] as number;
+  }
+
+  /** The raw (not yet cleaned) value of attribute `i`, decoded. */
   valueAt(i: number): string {
-    return this.text.slice(this.at[i * 4 + 2], this.at[i * 4 + 3]);
+    return decodeBytes(this.bytes, this.valueStart(i), this.valueEnd(i));
   }
 
-  /** @internal Starts a new tag over `text`. */
-  reset(text: string): void {
-    this.text = text;
+  /** The index of the first attribute named `name`, or -1. */
+  find(name: string): number {
+    for (let i = 0; i < this.count_; i++) if (this.nameIs(i, name)) return i;
+    return -1;
+  }
+
+  /** The raw (not yet cleaned) value of the first attribute named `name`, or undefined. */
+  get(name: string): string | undefined {
+    const i = this.find(name);
+    return i < 0 ? undefined : this.valueAt(i);
+  }
+
+  /** @internal Starts a new tag over `bytes`. */
+  reset(bytes: Uint8Array): void {
+    this.bytes = bytes;
     this.count_ = 0;
     this.malformed = false;
   }
 
-  /** @internal Adds the attribute whose name is `text[nameStart, nameEnd)` and value `[valueStart, valueEnd)`. */
+  /** @internal Adds the attribute whose name is `bytes[nameStart, nameEnd)` and value `[valueStart, valueEnd)`. */
   add(nameStart: number, nameEnd: number, valueStart: number, valueEnd: number): void {
     if (this.count_ * 4 >= this.at.length) return;
     const i = this.count_++ * 4;
@@ -77,8 +105,8 @@ export type XmlHandler = {
   doctype(info: { entities: number; external: boolean }): void;
 };
 
-/** Longest piece of markup (a tag, a comment, the DOCTYPE) kept while waiting for its end. */
-export const MAX_MARKUP_CHARS = 1 << 20;
+/** Longest piece of markup (a tag, a comment, the DOCTYPE) kept while waiting for its end, in bytes. */
+export const MAX_MARKUP_BYTES = 1 << 20;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding the control characters is the point
 const CONTROL_OR_AMP = /[\u0000-\u0008\u000b\u000c\u000e-\u001f&]/;
@@ -108,20 +136,31 @@ export function cleanXmlValue(raw: string): string {
 /** Why the scanner stopped early. */
 export type XmlScanError = { reason: "xml_malformed" | "unexpected_eof"; offset: number; detail: string };
 
+const LT = 60;
+const GT = 62;
+const SLASH = 47;
+const BANG = 33;
+const QUESTION = 63;
+const EQUALS = 61;
+const DQUOTE = 34;
+const SQUOTE = 39;
+const EMPTY = new Uint8Array(0);
+
 /**
- * Feed it decoded text with `push`; it calls the handler for wanted elements and keeps only the
- * unfinished markup between calls. `finish` tells whether the document ended cleanly.
+ * Feed it the file's bytes with `push`; it calls the handler for wanted elements and keeps only the
+ * unfinished markup between calls. `finish` tells whether the document ended cleanly. Offsets are the
+ * bytes consumed since the first `push`.
  */
 export class XmlScanner {
   /** Set when the input cannot be scanned further (a markup piece longer than the cap). */
   error?: XmlScanError;
-  private text = "";
-  /** Chunks not scanned yet, held while `text` is long: see `push`. */
-  private waiting: string[] = [];
-  private waitingChars = 0;
-  /** UTF-8 bytes of `text` and the waiting chunks. */
-  private pendingBytes = 0;
-  /** Characters consumed before `text[0]` (the offset reported: bytes for ASCII input). */
+  /** Unfinished markup (and what follows it) at the start of `work`, `pendingN` bytes. */
+  private work = new Uint8Array(1 << 16);
+  private pendingN = 0;
+  /** Chunks not scanned yet, held while the unfinished markup is long: see `push`. */
+  private waiting: Uint8Array[] = [];
+  private waitingN = 0;
+  /** Bytes consumed before the pending ones. */
   private base = 0;
   private depth = 0;
   private sawRoot = false;
@@ -131,14 +170,21 @@ export class XmlScanner {
     return this.depth;
   }
 
-  /** Text kept while waiting for its end (it starts the next scan): unfinished markup and what follows it. */
-  get pendingText(): string {
-    return this.text + this.waiting.join("");
+  /** Bytes kept while waiting for their end (they start the next scan): unfinished markup and what follows it. */
+  get pendingLength(): number {
+    return this.pendingN + this.waitingN;
   }
 
-  /** UTF-8 length of {@link pendingText}, kept as it changes (cheap to ask after every chunk). */
-  get pendingUtf8Length(): number {
-    return this.pendingBytes;
+  /** A copy of the {@link pendingLength} bytes kept. */
+  get pending(): Uint8Array {
+    const out = new Uint8Array(this.pendingLength);
+    out.set(this.work.subarray(0, this.pendingN));
+    let at = this.pendingN;
+    for (const w of this.waiting) {
+      out.set(w, at);
+      at += w.length;
+    }
+    return out;
   }
 
   /**
@@ -150,12 +196,12 @@ export class XmlScanner {
     this.sawRoot = true;
   }
 
-  /** Wanted names by length: a tag name is matched in place, without slicing it out. */
+  /** Wanted names by length: a tag name is matched in place, without decoding it. */
   private readonly wanted: (string[] | undefined)[] = [];
   private readonly handler: XmlHandler;
   private readonly attrs = new XmlAttributes();
 
-  /** `wanted`: element names whose tags are reported (with attributes) to `handler`. */
+  /** `wanted`: element names (ASCII) whose tags are reported (with attributes) to `handler`. */
   constructor(wanted: ReadonlySet<string>, handler: XmlHandler) {
     for (const name of wanted) {
       const same = this.wanted[name.length] ?? [];
@@ -166,45 +212,73 @@ export class XmlScanner {
   }
 
   /**
-   * Scans `chunk` (appended to any unfinished markup). Unfinished markup is scanned again from its start
-   * when more text comes, so while it is long, small chunks wait until as much new text has come as it
+   * Scans `chunk` (after any unfinished markup). Unfinished markup is scanned again from its start
+   * when more bytes come, so while it is long, small chunks wait until as many new bytes have come as it
    * holds: a long piece (a DTD without its end) fed a byte at a time costs linear time, not quadratic.
+   * The chunk is not kept: the caller may reuse it.
    */
-  push(chunk: string): void {
+  push(chunk: Uint8Array): void {
     if (this.error) return;
-    if (this.text.length > 0 && this.waitingChars + chunk.length < this.text.length) {
-      this.waiting.push(chunk);
-      this.waitingChars += chunk.length;
-      this.pendingBytes += utf8Length(chunk);
+    if (this.pendingN > 0 && this.waitingN + chunk.length < this.pendingN) {
+      this.waiting.push(chunk.slice());
+      this.waitingN += chunk.length;
       this.checkCap();
       return;
     }
     this.scanPending(chunk);
   }
 
-  private scanPending(chunk: string): void {
-    const waiting = this.waiting.length > 0 ? this.waiting.join("") : "";
-    this.waiting = [];
-    this.waitingChars = 0;
-    const s = this.text.length > 0 || waiting.length > 0 ? this.text + waiting + chunk : chunk;
+  private scanPending(chunk: Uint8Array): void {
+    let s: Uint8Array;
+    if (this.pendingN === 0 && this.waitingN === 0) {
+      // Scanned where it lies, through a plain Uint8Array view: a Node Buffer is another kind of array,
+      // and the scanning code stays fast when it only ever sees one.
+      s = new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length);
+    } else {
+      const n = this.pendingN + this.waitingN + chunk.length;
+      this.reserve(n, this.pendingN);
+      let at = this.pendingN;
+      for (const w of this.waiting) {
+        this.work.set(w, at);
+        at += w.length;
+      }
+      this.work.set(chunk, at);
+      this.waiting = [];
+      this.waitingN = 0;
+      s = this.work.subarray(0, n);
+    }
     const i = this.scan(s);
     this.base += i;
-    this.text = i >= s.length ? "" : s.slice(i);
-    this.pendingBytes = utf8Length(this.text);
+    const rest = s.length - i;
+    if (s.buffer === this.work.buffer) this.work.copyWithin(0, i, s.length);
+    else {
+      this.reserve(rest, 0);
+      this.work.set(s.subarray(i));
+    }
+    this.pendingN = rest;
     this.checkCap();
   }
 
+  /** Makes `work` hold at least `n` bytes, keeping its first `keep`. */
+  private reserve(n: number, keep: number): void {
+    if (n <= this.work.length) return;
+    const grown = new Uint8Array(Math.max(n, this.work.length * 2));
+    grown.set(this.work.subarray(0, keep));
+    this.work = grown;
+  }
+
   private checkCap(): void {
-    if (this.text.length + this.waitingChars > MAX_MARKUP_CHARS) {
+    if (this.pendingN + this.waitingN > MAX_MARKUP_BYTES) {
       this.error = { reason: "xml_malformed", offset: this.base, detail: "markup longer than the cap" };
     }
   }
 
   /** Ends the input; returns the problem if the document stopped inside markup or an open element. */
   finish(): XmlScanError | undefined {
-    if (!this.error && this.waitingChars > 0) this.scanPending("");
+    if (!this.error && this.waitingN > 0) this.scanPending(EMPTY);
     if (this.error) return this.error;
-    if (this.text.trim().length > 0) {
+    // What is kept always starts with `<`: the document ended inside markup.
+    if (this.pendingN > 0) {
       return { reason: "unexpected_eof", offset: this.base, detail: "ends inside markup" };
     }
     if (!this.sawRoot) return { reason: "xml_malformed", offset: this.base, detail: "no root element" };
@@ -213,47 +287,52 @@ export class XmlScanner {
     return undefined;
   }
 
-  /** Scans complete markup in `s`; returns the index of the first unconsumed character. */
-  private scan(s: string): number {
+  /**
+   * Scans complete markup in `s`; returns the index of the first unconsumed byte. The searches for the
+   * next `<`, `=`, quote or `>` are loops: they go a few bytes each, and `indexOf` costs a call into
+   * the runtime each time (the scan took half as long again with it).
+   */
+  private scan(s: Uint8Array): number {
     let i = 0;
     const n = s.length;
     for (;;) {
-      const lt = s.indexOf("<", i);
-      if (lt < 0 || lt + 1 >= n) return lt < 0 ? n : lt;
-      const c = s.charCodeAt(lt + 1);
+      let lt = i;
+      while (lt < n && s[lt] !== LT) lt++;
+      if (lt + 1 >= n) return lt;
+      const c = s[lt + 1];
       let next: number;
-      if (c === 47) next = this.endTag(s, lt);
-      else if (c === 33) next = this.declaration(s, lt);
-      else if (c === 63) next = end(s, "?>", lt + 2);
+      if (c === SLASH) next = this.endTag(s, lt);
+      else if (c === BANG) next = this.declaration(s, lt);
+      else if (c === QUESTION) next = end(s, PI_END, lt + 2);
       else next = this.startTag(s, lt);
       if (next < 0) return lt;
       i = next;
     }
   }
 
-  private endTag(s: string, lt: number): number {
-    const gt = s.indexOf(">", lt + 2);
-    if (gt < 0) return -1;
+  private endTag(s: Uint8Array, lt: number): number {
+    let gt = lt + 2;
+    while (gt < s.length && s[gt] !== GT) gt++;
+    if (gt >= s.length) return -1;
     let from = lt + 2;
     let to = gt;
-    while (from < to && s.charCodeAt(from) <= 32) from++;
-    while (to > from && s.charCodeAt(to - 1) <= 32) to--;
+    while (from < to && (s[from] as number) <= 32) from++;
+    while (to > from && (s[to - 1] as number) <= 32) to--;
     this.depth = Math.max(0, this.depth - 1);
     const name = this.wantedName(s, from, to);
     if (name !== undefined) this.handler.close(name, this.base + lt);
     return gt + 1;
   }
 
-  private declaration(s: string, lt: number): number {
-    if (s.startsWith("<!--", lt)) return end(s, "-->", lt + 4);
-    if (s.startsWith("<![CDATA[", lt)) return end(s, "]]>", lt + 9);
+  private declaration(s: Uint8Array, lt: number): number {
+    if (startsWith(s, lt, COMMENT_START)) return end(s, COMMENT_END, lt + 4);
+    if (startsWith(s, lt, CDATA_START)) return end(s, CDATA_END, lt + 9);
     if (s.length - lt < 9) return -1;
-    if (!s.startsWith("<!DOCTYPE", lt)) return end(s, ">", lt + 2);
-    const gt = s.indexOf(">", lt);
-    const bracket = s.indexOf("[", lt);
+    if (!startsWith(s, lt, DOCTYPE)) return end(s, GT_END, lt + 2);
+    const gt = s.indexOf(GT, lt);
+    const bracket = s.indexOf(91, lt);
     if (gt < 0 && bracket < 0) return -1;
     const hasSubset = bracket >= 0 && (gt < 0 || bracket < gt);
-    const head = s.slice(lt, hasSubset ? bracket : gt);
     let stop = gt + 1;
     let entities = 0;
     if (hasSubset) {
@@ -262,25 +341,26 @@ export class XmlScanner {
       stop = subset.stop;
       entities = subset.entities;
     }
+    const head = decodeBytes(s, lt, hasSubset ? bracket : gt);
     const external = /\b(SYSTEM|PUBLIC)\b/.test(head);
     if (entities > 0 || external) this.handler.doctype({ entities, external });
     return stop;
   }
 
   /** The wanted name written at `s[from, to)`, or undefined. */
-  private wantedName(s: string, from: number, to: number): string | undefined {
+  private wantedName(s: Uint8Array, from: number, to: number): string | undefined {
     const candidates = this.wanted[to - from];
     if (!candidates) return undefined;
-    for (const name of candidates) if (s.startsWith(name, from)) return name;
+    for (const name of candidates) if (bytesEqual(s, from, to, name)) return name;
     return undefined;
   }
 
-  private startTag(s: string, lt: number): number {
+  private startTag(s: Uint8Array, lt: number): number {
     const n = s.length;
     let j = lt + 1;
     for (; j < n; j++) {
-      const c = s.charCodeAt(j);
-      if (c <= 32 || c === 47 || c === 62) break;
+      const c = s[j] as number;
+      if (c <= 32 || c === SLASH || c === GT) break;
     }
     if (j >= n) return -1;
     const name = this.wantedName(s, lt + 1, j);
@@ -289,17 +369,17 @@ export class XmlScanner {
     if (isWanted) attrs.reset(s);
     let k = j;
     for (;;) {
-      while (k < n && s.charCodeAt(k) <= 32) k++;
+      while (k < n && (s[k] as number) <= 32) k++;
       if (k >= n) return -1;
-      const c = s.charCodeAt(k);
-      if (c === 62 || c === 47) {
-        const selfClosing = c === 47;
+      const c = s[k];
+      if (c === GT || c === SLASH) {
+        const selfClosing = c === SLASH;
         if (selfClosing && k + 1 >= n) return -1;
-        if (selfClosing && s.charCodeAt(k + 1) !== 62) {
+        if (selfClosing && s[k + 1] !== GT) {
           this.error = {
             reason: "xml_malformed",
             offset: this.base + k,
-            detail: `stray / in <${s.slice(lt + 1, j)}>`,
+            detail: `stray / in <${decodeBytes(s, lt + 1, j)}>`,
           };
           return n;
         }
@@ -311,25 +391,27 @@ export class XmlScanner {
         }
         return k + (selfClosing ? 2 : 1);
       }
-      const eq = s.indexOf("=", k);
-      if (eq < 0) return -1;
+      let eq = k;
+      while (eq < n && s[eq] !== EQUALS) eq++;
+      if (eq >= n) return -1;
       let q = eq + 1;
-      while (q < n && s.charCodeAt(q) <= 32) q++;
+      while (q < n && (s[q] as number) <= 32) q++;
       if (q >= n) return -1;
-      const quote = s.charCodeAt(q);
-      if (quote !== 34 && quote !== 39) {
+      const quote = s[q] as number;
+      if (quote !== DQUOTE && quote !== SQUOTE) {
         this.error = {
           reason: "xml_malformed",
           offset: this.base + q,
-          detail: `unquoted attribute in <${s.slice(lt + 1, j)}>`,
+          detail: `unquoted attribute in <${decodeBytes(s, lt + 1, j)}>`,
         };
         return n;
       }
-      const close = s.indexOf(quote === 34 ? '"' : "'", q + 1);
-      if (close < 0) return -1;
+      let close = q + 1;
+      while (close < n && s[close] !== quote) close++;
+      if (close >= n) return -1;
       if (isWanted) {
         let nameEnd = eq;
-        while (nameEnd > k && s.charCodeAt(nameEnd - 1) <= 32) nameEnd--;
+        while (nameEnd > k && (s[nameEnd - 1] as number) <= 32) nameEnd--;
         // A name with a space or markup in it (seen in hand-edited and broken exports): the element is
         // reported as malformed and skipped by the caller; scanning goes on after it.
         if (!isName(s, k, nameEnd)) attrs.malformed = true;
@@ -340,63 +422,80 @@ export class XmlScanner {
   }
 }
 
+const ascii = (s: string) => Uint8Array.from(s, (c) => c.charCodeAt(0));
+const PI_END = ascii("?>");
+const GT_END = ascii(">");
+const COMMENT_START = ascii("<!--");
+const COMMENT_END = ascii("-->");
+const CDATA_START = ascii("<![CDATA[");
+const CDATA_END = ascii("]]>");
+const DOCTYPE = ascii("<!DOCTYPE");
+const ENTITY_DECL = ascii("<!ENTITY");
+const PI_START = ascii("<?");
+
 /**
  * Steps over a DTD internal subset starting at `from` (after `[`) without interpreting it: comments,
  * processing instructions and quoted literals may hold `]>` and are skipped whole. Returns the index
  * after the closing `]>` and how many entity declarations it saw, or undefined if it has not ended yet.
  */
-function skipSubset(s: string, from: number): { stop: number; entities: number } | undefined {
+function skipSubset(s: Uint8Array, from: number): { stop: number; entities: number } | undefined {
   let entities = 0;
   let i = from;
   const n = s.length;
   while (i < n) {
-    const c = s.charCodeAt(i);
-    if (c === 34 || c === 39) {
-      const close = s.indexOf(c === 34 ? '"' : "'", i + 1);
+    const c = s[i] as number;
+    if (c === DQUOTE || c === SQUOTE) {
+      const close = s.indexOf(c, i + 1);
       if (close < 0) return undefined;
       i = close + 1;
-    } else if (c === 60 && s.startsWith("<!--", i)) {
-      const close = s.indexOf("-->", i + 4);
+    } else if (c === LT && startsWith(s, i, COMMENT_START)) {
+      const close = find(s, COMMENT_END, i + 4);
       if (close < 0) return undefined;
       i = close + 3;
-    } else if (c === 60 && s.startsWith("<?", i)) {
-      const close = s.indexOf("?>", i + 2);
+    } else if (c === LT && startsWith(s, i, PI_START)) {
+      const close = find(s, PI_END, i + 2);
       if (close < 0) return undefined;
       i = close + 2;
     } else if (c === 93) {
       let j = i + 1;
-      while (j < n && s.charCodeAt(j) <= 32) j++;
+      while (j < n && (s[j] as number) <= 32) j++;
       if (j >= n) return undefined;
-      if (s.charCodeAt(j) === 62) return { stop: j + 1, entities };
+      if (s[j] === GT) return { stop: j + 1, entities };
       i = j;
     } else {
-      if (c === 60 && s.startsWith("<!ENTITY", i)) entities++;
+      if (c === LT && startsWith(s, i, ENTITY_DECL)) entities++;
       i++;
     }
   }
   return undefined;
 }
 
-function isName(s: string, from: number, to: number): boolean {
+function isName(s: Uint8Array, from: number, to: number): boolean {
   if (to <= from) return false;
   for (let i = from; i < to; i++) {
-    const c = s.charCodeAt(i);
-    if (c <= 32 || c === 60 || c === 62 || c === 34 || c === 39 || c === 47) return false;
+    const c = s[i] as number;
+    if (c <= 32 || c === LT || c === GT || c === DQUOTE || c === SQUOTE || c === SLASH) return false;
   }
   return true;
 }
 
-function end(s: string, terminator: string, from: number): number {
-  const at = s.indexOf(terminator, from);
-  return at < 0 ? -1 : at + terminator.length;
+/** True when `s` holds `seq` at `at` (false when `s` ends before it does). */
+function startsWith(s: Uint8Array, at: number, seq: Uint8Array): boolean {
+  if (at + seq.length > s.length) return false;
+  for (let i = 0; i < seq.length; i++) if (s[at + i] !== seq[i]) return false;
+  return true;
 }
 
-/** UTF-8 length of `s` in bytes (a surrogate pair counts 4, split between its halves as 4 and 0). */
-export function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    n += c < 0x80 ? 1 : c < 0x800 ? 2 : c >= 0xd800 && c < 0xdc00 ? 4 : c >= 0xdc00 && c < 0xe000 ? 0 : 3;
+/** Index of the first `seq` in `s` from `from`, or -1. */
+function find(s: Uint8Array, seq: Uint8Array, from: number): number {
+  const first = seq[0] as number;
+  for (let at = s.indexOf(first, from); at >= 0; at = s.indexOf(first, at + 1)) {
+    if (startsWith(s, at, seq)) return at;
   }
-  return n;
+  return -1;
+}
+
+function end(s: Uint8Array, terminator: Uint8Array, from: number): number {
+  const at = find(s, terminator, from);
+  return at < 0 ? -1 : at + terminator.length;
 }

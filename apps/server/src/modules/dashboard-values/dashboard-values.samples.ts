@@ -69,6 +69,16 @@ function grownU8(a: Uint8Array, n: number): Uint8Array<ArrayBuffer> {
   return b;
 }
 
+/** The blocks of one source and metric: the day last asked for and its block, and every day's. */
+type MetricBlocks = {
+  source: string;
+  metric: string;
+  day: number;
+  block: number;
+  byDay: Map<number, number>;
+};
+const RECENT_PAIRS = 4;
+
 /**
  * Groups samples into blocks as they arrive; `build` answers the batch and empties the builder. Everything
  * a batch holds while it grows lives in typed arrays outside the JavaScript heap (client ids as UTF-8, a
@@ -89,8 +99,10 @@ export class SampleBatchBuilder {
   /** Open addressing: element index + 1, 0 for a free slot. */
   private table = new Int32Array(4096);
   private blocks: { source: string; metric: string; day: number }[] = [];
-  private readonly blockIds = new Map<string, number>();
-  private last = { source: "", metric: "", day: Number.NaN, block: -1 };
+  /** Blocks by source and metric, then day; the few pairs used last are found without a lookup. */
+  private readonly pairs = new Map<string, Map<string, MetricBlocks>>();
+  private readonly recent: (MetricBlocks | undefined)[] = new Array(RECENT_PAIRS);
+  private nextRecent = 0;
   private repeatedCounted = 0;
 
   /** Elements so far (after merging repeated keys). */
@@ -99,19 +111,41 @@ export class SampleBatchBuilder {
   }
 
   private blockFor(source: string, metric: string, day: number): number {
-    const last = this.last;
-    if (last.day === day && last.source === source && last.metric === metric) return last.block;
-    if (last.source !== source && !SOURCE_RE.test(source)) throw new Error(`Invalid source ${source}`);
-    if (last.metric !== metric && !METRIC_RE.test(metric)) throw new Error(`Invalid metric key ${metric}`);
-    const id = `${source}\u0000${metric}\u0000${day}`;
-    let block = this.blockIds.get(id);
+    const pair = this.pairOf(source, metric);
+    if (pair.day === day) return pair.block;
+    let block = pair.byDay.get(day);
     if (block === undefined) {
       block = this.blocks.length;
       this.blocks.push({ source, metric, day });
-      this.blockIds.set(id, block);
+      pair.byDay.set(day, block);
     }
-    this.last = { source, metric, day, block };
+    pair.day = day;
+    pair.block = block;
     return block;
+  }
+
+  /**
+   * The blocks of `source` and `metric`. Imports interleave a few metrics (a file's steps, energy and
+   * heart rate minute by minute), so the pairs used last are compared first, by the strings' identity
+   * when the caller reuses them: most samples then cost no lookup and no allocation.
+   */
+  private pairOf(source: string, metric: string): MetricBlocks {
+    for (const pair of this.recent) if (pair && pair.source === source && pair.metric === metric) return pair;
+    let metrics = this.pairs.get(source);
+    if (!metrics) {
+      if (!SOURCE_RE.test(source)) throw new Error(`Invalid source ${source}`);
+      metrics = new Map();
+      this.pairs.set(source, metrics);
+    }
+    let pair = metrics.get(metric);
+    if (!pair) {
+      if (!METRIC_RE.test(metric)) throw new Error(`Invalid metric key ${metric}`);
+      pair = { source, metric, day: Number.NaN, block: -1, byDay: new Map() };
+      metrics.set(metric, pair);
+    }
+    this.recent[this.nextRecent] = pair;
+    this.nextRecent = (this.nextRecent + 1) % RECENT_PAIRS;
+    return pair;
   }
 
   /** Writes `key` as UTF-8 after the used bytes (not yet taken) and answers its length. */
@@ -224,11 +258,43 @@ export class SampleBatchBuilder {
     return xl - yl;
   }
 
+  /**
+   * The elements in `compare` order: counted out by block (in the order they came), then each block
+   * sorted by time and key, which its elements mostly came in already, so a block is checked in one
+   * pass and sorted only if it needs it (a sort of the whole batch spent most of `build`).
+   */
+  private sortedOrder(): Int32Array {
+    const n = this.n;
+    const blocks = this.blocks.length;
+    const starts = new Int32Array(blocks + 1);
+    for (let e = 0; e < n; e++) {
+      const b = (this.blockOf[e] as number) + 1;
+      starts[b] = (starts[b] as number) + 1;
+    }
+    for (let b = 0; b < blocks; b++) starts[b + 1] = (starts[b + 1] as number) + (starts[b] as number);
+    const next = starts.slice(0, blocks);
+    const order = new Int32Array(n);
+    for (let e = 0; e < n; e++) {
+      const b = this.blockOf[e] as number;
+      order[next[b] as number] = e;
+      next[b] = (next[b] as number) + 1;
+    }
+    for (let b = 0; b < blocks; b++) {
+      const from = starts[b] as number;
+      const to = starts[b + 1] as number;
+      for (let i = from + 1; i < to; i++) {
+        if (this.compare(order[i - 1] as number, order[i] as number) > 0) {
+          order.subarray(from, to).sort((x, y) => this.compare(x, y));
+          break;
+        }
+      }
+    }
+    return order;
+  }
+
   build(): SampleBatch {
     const n = this.n;
-    const order = new Int32Array(n);
-    for (let e = 0; e < n; e++) order[e] = e;
-    order.sort((x, y) => this.compare(x, y));
+    const order = this.sortedOrder();
     const atMs = new Float64Array(n);
     const vals = new Float64Array(n);
     const counted = new Uint8Array(n);
@@ -246,8 +312,8 @@ export class SampleBatchBuilder {
       const start = this.keyStart[e] as number;
       const end = this.keyEnd[e] as number;
       keyStarts[i] = used;
-      keyBytes.set(this.keyBuf.subarray(start, end), used);
-      used += end - start;
+      // A byte loop: a subarray for each of a batch's thousands of short keys cost more.
+      for (let j = start; j < end; j++) keyBytes[used++] = this.keyBuf[j] as number;
       const block = this.blockOf[e] as number;
       const current = blocks[blocks.length - 1];
       const def = this.blocks[block] as { source: string; metric: string; day: number };
@@ -275,8 +341,8 @@ export class SampleBatchBuilder {
     this.keyUsed = 0;
     this.table.fill(0);
     this.blocks = [];
-    this.blockIds.clear();
-    this.last = { source: "", metric: "", day: Number.NaN, block: -1 };
+    this.pairs.clear();
+    this.recent.fill(undefined);
     this.repeatedCounted = 0;
     return batch;
   }
