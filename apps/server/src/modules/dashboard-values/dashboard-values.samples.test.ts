@@ -64,6 +64,7 @@ describe("sample batches", () => {
     expect(() => b.add("Steps; drop", day0, 1, "fit", "x", true)).toThrow();
     expect(() => b.add("steps", day0, 1, "A b", "x", true)).toThrow();
     expect(() => b.add("steps", day0, 1, "fit", "nul\u0000", true)).toThrow();
+    expect(() => b.add("steps", day0, 1, "fit", "ß then nul\u0000", true)).toThrow();
     expect(b.add("steps", day0, 1, "fit", "ß 😀 \t\\", true)).toBe(true);
     const batch = b.build();
     expect(sampleKeys(batch)).toEqual(["ß 😀 \t\\"]);

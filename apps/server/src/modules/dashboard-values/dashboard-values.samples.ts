@@ -155,7 +155,10 @@ export class SampleBatchBuilder {
     const buf = this.keyBuf;
     for (let i = 0; i < key.length; i++) {
       const c = key.charCodeAt(i);
-      if (c >= 0x80) return encoder.encodeInto(key, buf.subarray(at)).written;
+      if (c >= 0x80) {
+        if (key.includes("\u0000", i)) throw new Error("Invalid client id (NUL)");
+        return encoder.encodeInto(key, buf.subarray(at)).written;
+      }
       if (c === 0) throw new Error("Invalid client id (NUL)");
       buf[at + i] = c;
     }
