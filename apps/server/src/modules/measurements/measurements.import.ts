@@ -23,7 +23,7 @@ import {
 } from "./measurements.compute.ts";
 import {
   anthropometryOf,
-  baselineValuesBetween,
+  baselineHistory,
   findByClientIds,
   insertMeasurements,
 } from "./measurements.repo.ts";
@@ -149,9 +149,14 @@ export async function storeMeasurements(
   const window = BP_WINDOW_MINUTES * 60_000;
   // Ascending by time; each new measurement joins it once computed, so the later ones count it.
   const history = baselineSeriesOf(
-    (await baselineValuesBetween(tx, userId, new Date(first - BASELINE_DAYS * DAY_MS), new Date(last))).map(
-      (r) => entryOf(r.startedAt.getTime(), r),
-    ),
+    (
+      await baselineHistory(tx, userId, {
+        first: new Date(first),
+        last: new Date(last),
+        days: BASELINE_DAYS,
+        limit: BASELINE_LIMIT,
+      })
+    ).map((r) => entryOf(r.timeMs, r)),
   );
   const readings = await findReadingsBetween(tx, userId, new Date(first - window), new Date(last + window));
   const profile = await anthropometryOf(tx, userId);

@@ -16,7 +16,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { arrayLiteral } from "../../db/raw.ts";
+import { arrayLiteral, rowsOf } from "../../db/raw.ts";
 import { measurements, users } from "../../db/schema.ts";
 import { UUID_RE } from "../../lib/uuid.ts";
 import type { Anthropometry, MeasurementResult } from "./measurements.compute.ts";
@@ -117,29 +117,38 @@ const baselineColumns = {
   heartRate: measurements.baselineHeartRate,
 };
 
+/** `BaselineRow` with its start as ms since 1970. */
+export type BaselineHistoryRow = Omit<BaselineRow, "startedAt"> & { timeMs: number };
+
 /**
- * What a score baseline needs of the user's computed measurements started in [from, to), oldest first:
- * time, rMSSD, stress index and heart rate, from columns PostgreSQL keeps from each result, so the
- * results themselves are not read.
+ * What the baselines of measurements started in [first, last] can hold, oldest first: the latest `limit`
+ * computed measurements of the `days` before `first`, and all of those in [first, last). Each later
+ * measurement's window of the `limit` latest before it lies within these. An import asks this for each
+ * batch: older rows would never count, and the starts come as numbers, not as Dates to take apart again.
  */
-export async function baselineValuesBetween(
+export async function baselineHistory(
   db: Db,
   userId: string,
-  from: Date,
-  to: Date,
-): Promise<BaselineRow[]> {
-  return db
-    .select(baselineColumns)
-    .from(measurements)
-    .where(
-      and(
-        eq(measurements.userId, userId),
-        gte(measurements.startedAt, from),
-        lt(measurements.startedAt, to),
-        sql`${measurements.result} is not null`,
-      ),
-    )
-    .orderBy(asc(measurements.startedAt));
+  w: { first: Date; last: Date; days: number; limit: number },
+): Promise<BaselineHistoryRow[]> {
+  const from = new Date(w.first.getTime() - w.days * 86_400_000);
+  const rows = rowsOf<{ t: number; rmssd: number | null; psi: number | null; hr: number | null }>(
+    await db.execute(sql`
+      select floor(extract(epoch from h.started_at) * 1000)::float8 as t, h.baseline_rmssd as rmssd,
+        h.baseline_psi as psi, h.baseline_heart_rate as hr
+      from (
+        (select started_at, baseline_rmssd, baseline_psi, baseline_heart_rate from measurements
+          where user_id = ${userId} and started_at >= ${from.toISOString()}::timestamptz
+            and started_at < ${w.first.toISOString()}::timestamptz and result is not null
+          order by started_at desc limit ${w.limit})
+        union all
+        (select started_at, baseline_rmssd, baseline_psi, baseline_heart_rate from measurements
+          where user_id = ${userId} and started_at >= ${w.first.toISOString()}::timestamptz
+            and started_at < ${w.last.toISOString()}::timestamptz and result is not null)
+      ) h
+      order by h.started_at`),
+  );
+  return rows.map((r) => ({ timeMs: Number(r.t), rmssd: r.rmssd, psi: r.psi, heartRate: r.hr }));
 }
 
 /**
@@ -164,7 +173,10 @@ function computedIn(w: EarlierWindow) {
   );
 }
 
-/** A score baseline's measurements (newest first): `baselineValuesBetween`'s numbers. */
+/**
+ * What a score baseline needs of the window's measurements (newest first): time, rMSSD, stress index and
+ * heart rate, from columns PostgreSQL keeps from each result, so the results themselves are not read.
+ */
 export async function earlierBaseline(db: Db, w: EarlierWindow): Promise<BaselineRow[]> {
   return db
     .select(baselineColumns)
