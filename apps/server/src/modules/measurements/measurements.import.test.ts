@@ -43,6 +43,15 @@ function plan() {
     time_zone: "Europe/Moscow",
     // One series with breaks (a camera measurement's lost frames): no difference is taken across them.
     ...(i === 2 ? { rr_breaks: [10, 50] } : {}),
+    // Tags and labels that an array literal would have to quote, and what the person said.
+    ...(i === 3
+      ? {
+          tags: ["утро", 'say "hi"', "{braces}", "NULL", "back\\slash", "😀", "утро"],
+          labels: ["a b", "x"],
+          feel: 4,
+          mood: 2,
+        }
+      : {}),
   }));
   const readings = [1, 4, 8].map((i, k) => ({
     client_id: uuid("20000000"),
@@ -91,11 +100,10 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       const result = r.result as { bp: { reading_id: string } | null } | null;
       // Ids differ between the two people: the reading is compared by its client id.
       const bp = result?.bp ? { ...result.bp, reading_id: readingIds.get(result.bp.reading_id) } : null;
+      const { id: _id, userId: _user, createdAt: _created, updatedAt: _updated, bpReadingId, ...rest } = r;
       return {
-        clientId: r.clientId,
-        startedAt: r.startedAt,
-        rrMs: r.rrMs,
-        rrBreaks: r.rrBreaks,
+        ...rest,
+        bpReadingId: bpReadingId === null ? null : readingIds.get(bpReadingId),
         result: { ...result, bp },
       };
     });

@@ -217,15 +217,17 @@ export async function storeMeasurements(
     if (out[f.index]?.status === "created" && !insertedIds.has(f.upload.client_id))
       out[f.index] = { status: "existing" };
   // The database answers client ids in its own (lower) case.
-  const resultByClientId = new Map(rows.map((r) => [r.clientId.toLowerCase(), r.result]));
-  const values: DashboardValue[] = inserted.flatMap((row) =>
-    dashboardValuesOf(row, resultByClientId.get(row.clientId.toLowerCase()) ?? null),
-  );
+  const rowByClientId = new Map(rows.map((r) => [r.clientId.toLowerCase(), r]));
+  const created = inserted.flatMap(({ id, clientId }) => {
+    const row = rowByClientId.get(clientId.toLowerCase());
+    return row ? [{ ...row, id }] : [];
+  });
+  const values: DashboardValue[] = created.flatMap((row) => dashboardValuesOf(row, row.result));
   // An import's measurements bring many values, each fixed to its measurement's start: the bulk store.
   await recordSamples(tx, userId, values);
   await ctx.services.events.emitEvents(
     tx,
-    inserted.map((row) => ({
+    created.map((row) => ({
       type: MEASUREMENT_EVENTS.created,
       userId,
       payload: { measurement_id: row.id, started_at: row.startedAt.toISOString(), source: row.source },

@@ -35,13 +35,14 @@ export async function insertMeasurement(db: Db, values: NewMeasurement): Promise
 }
 
 /** What `insertMeasurements` answers of each row it inserted. */
-export type InsertedMeasurement = Pick<MeasurementRow, "id" | "clientId" | "startedAt" | "source">;
+export type InsertedMeasurement = Pick<MeasurementRow, "id" | "clientId">;
 
 /**
  * Inserts many measurements at once; those whose client id this user already used are skipped. The rows
  * travel as one JSON parameter and only their keys come back: an import's batch inserts a hundred
  * measurements with their RR series, and building that statement value by value, then reading every
- * series and result back, cost the import's writer more than the insert itself.
+ * series and result back, cost the import's writer more than the insert itself. The parameter is read
+ * as jsonb once: `json_to_recordset` would parse each row's series and result a second time into jsonb.
  */
 export async function insertMeasurements(
   db: Db,
@@ -65,28 +66,19 @@ export async function insertMeasurements(
     result: v.result ?? null,
     bp_reading_id: v.bpReadingId ?? null,
   }));
-  const result = await db.execute(sql`
-    insert into measurements (user_id, client_id, source, device, started_at, time_zone, rr_ms, rr_breaks,
-      feel, mood, tags, labels, algorithm_version, result, bp_reading_id)
-    select t.user_id, t.client_id, t.source, t.device, t.started_at, t.time_zone, t.rr_ms, t.rr_breaks,
-      t.feel, t.mood,
-      array(select jsonb_array_elements_text(t.tags)), array(select jsonb_array_elements_text(t.labels)),
-      t.algorithm_version, t.result, t.bp_reading_id
-    from json_to_recordset(${JSON.stringify(rows)}::json) as t(user_id uuid, client_id uuid, source text,
-      device text, started_at timestamptz, time_zone text, rr_ms jsonb, rr_breaks jsonb, feel integer,
-      mood integer, tags jsonb, labels jsonb, algorithm_version text, result jsonb, bp_reading_id uuid)
-    on conflict (user_id, client_id) do nothing
-    returning id, client_id, started_at, source`);
-  return (
-    result as unknown as {
-      rows: { id: string; client_id: string; started_at: string | Date; source: string }[];
-    }
-  ).rows.map((r) => ({
-    id: r.id,
-    clientId: r.client_id,
-    startedAt: new Date(r.started_at),
-    source: r.source,
-  }));
+  const inserted = rowsOf<{ id: string; client_id: string }>(
+    await db.execute(sql`
+      insert into measurements (user_id, client_id, source, device, started_at, time_zone, rr_ms, rr_breaks,
+        feel, mood, tags, labels, algorithm_version, result, bp_reading_id)
+      select t.user_id, t.client_id, t.source, t.device, t.started_at, t.time_zone, t.rr_ms, t.rr_breaks,
+        t.feel, t.mood, t.tags, t.labels, t.algorithm_version, t.result, t.bp_reading_id
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as t(user_id uuid, client_id uuid, source text,
+        device text, started_at timestamptz, time_zone text, rr_ms jsonb, rr_breaks jsonb, feel integer,
+        mood integer, tags text[], labels text[], algorithm_version text, result jsonb, bp_reading_id uuid)
+      on conflict (user_id, client_id) do nothing
+      returning id, client_id`),
+  );
+  return inserted.map((r) => ({ id: r.id, clientId: r.client_id }));
 }
 
 /** Client id, RR series and its breaks of the user's measurements with these client ids. */
