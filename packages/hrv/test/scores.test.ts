@@ -1,8 +1,11 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  addToBaselineSeries,
   type BaselineEntry,
+  baselineSeriesOf,
   computeBaseline,
+  computeBaselineOf,
   computeScores,
   type ScoreBaseline,
 } from "../src/scores/index.ts";
@@ -210,5 +213,85 @@ describe("computeBaseline", () => {
 
   it("returns an empty baseline for no history", () => {
     expect(computeBaseline([], NOW)).toEqual({});
+  });
+});
+
+/** The baseline as its definition reads, one array per quantity: what the faster forms must equal. */
+function referenceBaseline(history: readonly BaselineEntry[], nowMs: number): ScoreBaseline {
+  const ok = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v) && v > 0;
+  const lists = {
+    lnRmssd60: [] as number[],
+    lnRmssd7: [] as number[],
+    lnStressIndex60: [] as number[],
+    hr60: [] as number[],
+  };
+  for (const e of history) {
+    const age = nowMs - e.timeMs;
+    if (!Number.isFinite(age) || age < 0 || age > 60 * DAY) continue;
+    if (ok(e.rmssdMs)) {
+      lists.lnRmssd60.push(Math.log(e.rmssdMs));
+      if (age <= 7 * DAY) lists.lnRmssd7.push(Math.log(e.rmssdMs));
+    }
+    if (ok(e.stressIndex)) lists.lnStressIndex60.push(Math.log(e.stressIndex));
+    if (ok(e.hrBpm)) lists.hr60.push(e.hrBpm);
+  }
+  const out: ScoreBaseline = {};
+  for (const [key, values] of Object.entries(lists)) {
+    if (values.length === 0) continue;
+    let sum = 0;
+    for (const v of values) sum += v;
+    const mean = sum / values.length;
+    let ss = 0;
+    for (const v of values) ss += (v - mean) ** 2;
+    out[key as keyof ScoreBaseline] = {
+      mean,
+      sd: values.length > 1 ? Math.sqrt(ss / (values.length - 1)) : 0,
+      count: values.length,
+    };
+  }
+  return out;
+}
+
+/** Histories with dirty entries too: old, future, non-finite times, non-positive or missing values. */
+const dirtyHistory: fc.Arbitrary<BaselineEntry[]> = fc.array(
+  fc.record({
+    timeMs: fc.oneof(
+      fc.integer({ min: NOW - 70 * DAY, max: NOW + DAY }),
+      fc.constantFrom(NOW, NOW - 7 * DAY, NOW - 60 * DAY, Number.NaN),
+    ),
+    rmssdMs: fc.oneof(rmssd, fc.constantFrom(0, -3, Number.NaN, Number.POSITIVE_INFINITY)),
+    stressIndex: maybe(fc.oneof(si, fc.constant(0))),
+    hrBpm: maybe(hr),
+  }),
+  { maxLength: 60 },
+);
+
+describe("computeBaselineOf", () => {
+  it("gives computeBaseline's numbers, bit for bit, as the definition reads", () => {
+    fc.assert(
+      fc.property(dirtyHistory, (h) => {
+        expect(computeBaseline(h, NOW)).toStrictEqual(referenceBaseline(h, NOW));
+      }),
+    );
+  });
+
+  it("gives for a window of a series kept by time what computeBaseline gives for it newest first", () => {
+    fc.assert(
+      fc.property(dirtyHistory, fc.nat(), fc.nat(), (h, a, b) => {
+        if (h.some((e) => Number.isNaN(e.timeMs))) return; // NaN has no place in an order
+        const series = baselineSeriesOf([]);
+        for (const e of h) addToBaselineSeries(series, e);
+        // Ascending by time, as inserted (equal times in the order they came).
+        const sorted = h
+          .map((e, i) => ({ e, i }))
+          .sort((x, y) => x.e.timeMs - y.e.timeMs || x.i - y.i)
+          .map((x) => x.e);
+        const from = h.length === 0 ? 0 : a % (h.length + 1);
+        const to = from + (h.length === 0 ? 0 : b % (h.length - from + 1));
+        expect(computeBaselineOf(series, from, to, NOW)).toStrictEqual(
+          referenceBaseline(sorted.slice(from, to).reverse(), NOW),
+        );
+      }),
+    );
   });
 });

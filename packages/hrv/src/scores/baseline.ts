@@ -33,18 +33,118 @@ export interface ScoreBaseline {
 
 const DAY_MS = 86_400_000;
 
-function stats(values: number[]): BaselineStats | undefined {
-  const n = values.length;
-  if (n === 0) return undefined;
-  let sum = 0;
-  for (const v of values) sum += v;
-  const mean = sum / n;
-  let ss = 0;
-  for (const v of values) ss += (v - mean) ** 2;
-  return { mean, sd: n > 1 ? Math.sqrt(ss / (n - 1)) : 0, count: n };
+/**
+ * One person's earlier measurements prepared for many baselines, column by column, in the order they
+ * are given (`addToBaselineSeries` keeps it ascending by time): each value a baseline counts (its
+ * logarithm for rMSSD and SI) or NaN where `computeBaseline` would ignore it; times in ms on the clock
+ * of `nowMs`. An import scores hundreds of measurements against overlapping windows of one history:
+ * taken once per entry instead of once per window, the logarithms and the entries' objects stop being
+ * most of the scoring's work.
+ */
+export interface BaselineSeries {
+  timeMs: number[];
+  lnRmssd: number[];
+  lnStressIndex: number[];
+  hrBpm: number[];
 }
 
 const positive = (v: number | undefined): v is number => v !== undefined && Number.isFinite(v) && v > 0;
+
+function pushEntry(s: BaselineSeries, e: BaselineEntry, at: number) {
+  s.timeMs.splice(at, 0, e.timeMs);
+  s.lnRmssd.splice(at, 0, positive(e.rmssdMs) ? Math.log(e.rmssdMs) : Number.NaN);
+  s.lnStressIndex.splice(at, 0, positive(e.stressIndex) ? Math.log(e.stressIndex) : Number.NaN);
+  s.hrBpm.splice(at, 0, positive(e.hrBpm) ? e.hrBpm : Number.NaN);
+}
+
+/** A series of `entries` in their order (an entry without usable values keeps its place). */
+export function baselineSeriesOf(entries: readonly BaselineEntry[]): BaselineSeries {
+  const s: BaselineSeries = { timeMs: [], lnRmssd: [], lnStressIndex: [], hrBpm: [] };
+  for (const e of entries) pushEntry(s, e, s.timeMs.length);
+  return s;
+}
+
+/** Adds `entry` to a series ascending by time, after the entries of its time or earlier. */
+export function addToBaselineSeries(s: BaselineSeries, entry: BaselineEntry): void {
+  let lo = 0;
+  let hi = s.timeMs.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((s.timeMs[mid] as number) <= entry.timeMs) lo = mid + 1;
+    else hi = mid;
+  }
+  pushEntry(s, entry, lo);
+}
+
+/** Running count, sum and sum of squared deviations of one quantity. */
+type Acc = { n: number; sum: number; ss: number; mean: number };
+const acc = (): Acc => ({ n: 0, sum: 0, ss: 0, mean: 0 });
+
+function statsOf(a: Acc): BaselineStats | undefined {
+  if (a.n === 0) return undefined;
+  return { mean: a.mean, sd: a.n > 1 ? Math.sqrt(a.ss / (a.n - 1)) : 0, count: a.n };
+}
+
+/**
+ * `computeBaseline` of the series' entries `from` to `to - 1`, taken newest (`to - 1`) first: the same
+ * numbers, bit for bit, as `computeBaseline` given those entries in that order, since each mean and SD
+ * is summed in the same order (two passes: the sums, then the squared deviations from their means).
+ */
+export function computeBaselineOf(s: BaselineSeries, from: number, to: number, nowMs: number): ScoreBaseline {
+  const r60 = acc();
+  const r7 = acc();
+  const si60 = acc();
+  const hr60 = acc();
+  const counts = (e: number) => {
+    const age = nowMs - (s.timeMs[e] as number);
+    return Number.isFinite(age) && age >= 0 && age <= 60 * DAY_MS;
+  };
+  for (let e = to - 1; e >= from; e--) {
+    if (!counts(e)) continue;
+    const r = s.lnRmssd[e] as number;
+    if (!Number.isNaN(r)) {
+      r60.n++;
+      r60.sum += r;
+      if (nowMs - (s.timeMs[e] as number) <= 7 * DAY_MS) {
+        r7.n++;
+        r7.sum += r;
+      }
+    }
+    const si = s.lnStressIndex[e] as number;
+    if (!Number.isNaN(si)) {
+      si60.n++;
+      si60.sum += si;
+    }
+    const hr = s.hrBpm[e] as number;
+    if (!Number.isNaN(hr)) {
+      hr60.n++;
+      hr60.sum += hr;
+    }
+  }
+  for (const a of [r60, r7, si60, hr60]) a.mean = a.sum / a.n;
+  for (let e = to - 1; e >= from; e--) {
+    if (!counts(e)) continue;
+    const r = s.lnRmssd[e] as number;
+    if (!Number.isNaN(r)) {
+      r60.ss += (r - r60.mean) ** 2;
+      if (nowMs - (s.timeMs[e] as number) <= 7 * DAY_MS) r7.ss += (r - r7.mean) ** 2;
+    }
+    const si = s.lnStressIndex[e] as number;
+    if (!Number.isNaN(si)) si60.ss += (si - si60.mean) ** 2;
+    const hr = s.hrBpm[e] as number;
+    if (!Number.isNaN(hr)) hr60.ss += (hr - hr60.mean) ** 2;
+  }
+  const out: ScoreBaseline = {};
+  const a = statsOf(r60);
+  const b = statsOf(r7);
+  const c = statsOf(si60);
+  const d = statsOf(hr60);
+  if (a) out.lnRmssd60 = a;
+  if (b) out.lnRmssd7 = b;
+  if (c) out.lnStressIndex60 = c;
+  if (d) out.hr60 = d;
+  return out;
+}
 
 /**
  * Summarises a person's earlier measurements for `computeScores`: mean and SD of ln rMSSD over the 60
@@ -53,31 +153,10 @@ const positive = (v: number | undefined): v is number => v !== undefined && Numb
  *
  * Dirty input never throws: entries with a non-finite time, a time after `nowMs`, or a missing,
  * non-finite or non-positive value are ignored for that quantity; a window with no usable entry is
- * absent from the result. Pass the history *without* the measurement being scored.
+ * absent from the result. Pass the history *without* the measurement being scored. For many baselines
+ * of one history, see `computeBaselineOf`.
  */
 export function computeBaseline(history: readonly BaselineEntry[], nowMs: number): ScoreBaseline {
-  const r60: number[] = [];
-  const r7: number[] = [];
-  const si60: number[] = [];
-  const hr60: number[] = [];
-  for (const e of history) {
-    const age = nowMs - e.timeMs;
-    if (!Number.isFinite(age) || age < 0 || age > 60 * DAY_MS) continue;
-    if (positive(e.rmssdMs)) {
-      r60.push(Math.log(e.rmssdMs));
-      if (age <= 7 * DAY_MS) r7.push(Math.log(e.rmssdMs));
-    }
-    if (positive(e.stressIndex)) si60.push(Math.log(e.stressIndex));
-    if (positive(e.hrBpm)) hr60.push(e.hrBpm);
-  }
-  const out: ScoreBaseline = {};
-  const a = stats(r60);
-  const b = stats(r7);
-  const c = stats(si60);
-  const d = stats(hr60);
-  if (a) out.lnRmssd60 = a;
-  if (b) out.lnRmssd7 = b;
-  if (c) out.lnStressIndex60 = c;
-  if (d) out.hr60 = d;
-  return out;
+  // Reversed, so that `computeBaselineOf` (newest, i.e. last, first) takes them in the given order.
+  return computeBaselineOf(baselineSeriesOf([...history].reverse()), 0, history.length, nowMs);
 }

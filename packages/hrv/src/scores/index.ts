@@ -1,5 +1,10 @@
-export type { BaselineEntry, BaselineStats, ScoreBaseline } from "./baseline.ts";
-export { computeBaseline } from "./baseline.ts";
+export type { BaselineEntry, BaselineSeries, BaselineStats, ScoreBaseline } from "./baseline.ts";
+export {
+  addToBaselineSeries,
+  baselineSeriesOf,
+  computeBaseline,
+  computeBaselineOf,
+} from "./baseline.ts";
 export type { ScoreInput, ScoreIssue, ScoreIssueCode, Scores } from "./scores.ts";
 export {
   BASELINE_FULL_COUNT,

@@ -20,6 +20,7 @@ import {
   insertReadings,
   listReadingsOf,
   nearestReading,
+  type ReadingValues,
   readingsBetween,
   updateReadingOf,
 } from "./bp.repo.ts";
@@ -161,8 +162,8 @@ export async function storeReadings(
   return inputs.map((input) => fresh.delete(input.client_id));
 }
 
-/** The user's readings measured in [from, to], oldest first. */
-export function findReadingsBetween(db: Db, userId: string, from: Date, to: Date): Promise<BpReadingRow[]> {
+/** The user's readings measured in [from, to], oldest first: what a measurement takes of each. */
+export function findReadingsBetween(db: Db, userId: string, from: Date, to: Date): Promise<ReadingValues[]> {
   return readingsBetween(db, userId, from, to);
 }
 

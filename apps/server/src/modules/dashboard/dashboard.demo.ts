@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import type { BaselineEntry } from "@tonus/hrv";
+import { type BaselineEntry, computeBaseline } from "@tonus/hrv";
 import {
   type BpInputReading,
   computeMeasurement,
@@ -110,7 +110,7 @@ function loadMeasurements(days: Days, bp: { atMs: number; reading: BpInputReadin
     const result = computeMeasurement({
       rrMs,
       startedAt: new Date(atMs),
-      history,
+      baseline: computeBaseline(history, atMs),
       reading: near?.reading ?? null,
       // The participant's profile: height 164 cm, weight 58.5 kg; the study gives an age range only.
       profile: { dateOfBirth: null, heightCm: 164, weightKg: 58.5 },

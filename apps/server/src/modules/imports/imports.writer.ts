@@ -14,6 +14,7 @@ import type { RrAnalysis } from "@tonus/hrv";
 import type { BloodPressureRecord } from "@tonus/importers";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
+import type { NewDomainEvent } from "../../lib/events.ts";
 import { storeReadings } from "../bp/bp.service.ts";
 import { storeMeasurements } from "../measurements/measurements.import.ts";
 import { KEPT_PROBLEMS } from "./imports.reader.ts";
@@ -164,6 +165,17 @@ async function writeSeries(
   }
 }
 
+/**
+ * `ctx` with an event bus that gathers what the modules emit into `events`, for the batch to emit at
+ * once: each emit is a statement (on PGlite a dispatch job too) whatever it holds.
+ */
+function gatheringEvents(ctx: Ctx, events: NewDomainEvent[]): Ctx {
+  const emitEvents = async (_tx: Db, list: readonly NewDomainEvent[]) => {
+    events.push(...list);
+  };
+  return { ...ctx, services: { ...ctx.services, events: { ...ctx.services.events, emitEvents } } };
+}
+
 /** Writes a batch's RR series and readings in the batch's transaction `tx`. */
 export async function writeSlowRecords(
   ctx: Ctx,
@@ -185,8 +197,11 @@ export async function writeSlowRecords(
   const c0 = threadCpuMs();
   const readings = records.filter((r): r is BloodPressureRecord => r.kind === "bp");
   const series = records.filter((r): r is SplitRrSeries => r.kind === "rr");
-  if (readings.length > 0) await writeReadings(ctx, tx, userId, readings, timeZone, out);
-  if (series.length > 0) await writeSeries(ctx, tx, userId, series, timeZone, out);
+  const events: NewDomainEvent[] = [];
+  const gathering = gatheringEvents(ctx, events);
+  if (readings.length > 0) await writeReadings(gathering, tx, userId, readings, timeZone, out);
+  if (series.length > 0) await writeSeries(gathering, tx, userId, series, timeZone, out);
+  await ctx.services.events.emitEvents(tx, events);
   IMPORT_TIMINGS.slowMs += performance.now() - t0;
   IMPORT_TIMINGS.slowCpuMs += threadCpuMs() - c0;
   IMPORT_TIMINGS.rrCount += series.length;

@@ -1,13 +1,12 @@
 import type { MeasurementQuality, MeasurementValues, ParameterDecoding } from "@tonus/contract";
 import {
   analyzeRr,
-  type BaselineEntry,
   type BpCategory,
-  computeBaseline,
   computeBpIndices,
   computeScores,
   RR_ALGORITHM_VERSION,
   type RrAnalysis,
+  type ScoreBaseline,
   type SeriesMetrics,
 } from "@tonus/hrv";
 
@@ -134,14 +133,15 @@ export function ageAt(dateOfBirth: string | null, at: Date): number | undefined 
 
 /**
  * Analyses the RR series, or returns null when it holds too few valid intervals for any metric (the
- * upload is then refused). `history` is the person's earlier measurements (without this one).
+ * upload is then refused). `baseline` is `computeBaseline` of the person's earlier measurements
+ * (without this one) at its start.
  */
 export function computeMeasurement(input: {
   rrMs: readonly number[];
   /** Intervals that do not follow the one before them (see `analyzeRr`'s `breaks`). */
   rrBreaks?: readonly number[];
   startedAt: Date;
-  history: readonly BaselineEntry[];
+  baseline: ScoreBaseline;
   reading: BpInputReading | null;
   profile: Anthropometry;
   /** `analyzeRr(rrMs, { breaks: rrBreaks })` when the caller computed it already (in another thread). */
@@ -155,14 +155,13 @@ export function computeMeasurement(input: {
   const values = corrected ?? raw;
   const issues: Issue[] = analysis.issues.map((i) => ({ ...i }));
 
-  const baseline = computeBaseline(input.history, input.startedAt.getTime());
   const scores = computeScores(
     {
       rmssdMs: values.rmssd ?? Number.NaN,
       ...(values.psi !== null ? { stressIndex: values.psi } : {}),
       ...(values.heart_rate !== null ? { hrBpm: values.heart_rate } : {}),
     },
-    baseline,
+    input.baseline,
   );
   for (const i of scores.issues) issues.push({ code: i.code });
 

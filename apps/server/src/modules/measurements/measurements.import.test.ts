@@ -12,7 +12,7 @@ import { buildTestApp } from "../../test/harness.ts";
 import { createTestUser } from "../../test/users.ts";
 import { createReading, storeReadings } from "../bp/bp.service.ts";
 import { storeMeasurements } from "./measurements.import.ts";
-import { baselineValuesBetween, earlierBaseline } from "./measurements.repo.ts";
+import { baselineHistory, earlierBaseline } from "./measurements.repo.ts";
 import { createMeasurement } from "./measurements.service.ts";
 
 /**
@@ -43,6 +43,15 @@ function plan() {
     time_zone: "Europe/Moscow",
     // One series with breaks (a camera measurement's lost frames): no difference is taken across them.
     ...(i === 2 ? { rr_breaks: [10, 50] } : {}),
+    // Tags and labels that an array literal would have to quote, and what the person said.
+    ...(i === 3
+      ? {
+          tags: ["утро", 'say "hi"', "{braces}", "NULL", "back\\slash", "😀", "утро"],
+          labels: ["a b", "x"],
+          feel: 4,
+          mood: 2,
+        }
+      : {}),
   }));
   const readings = [1, 4, 8].map((i, k) => ({
     client_id: uuid("20000000"),
@@ -91,11 +100,10 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
       const result = r.result as { bp: { reading_id: string } | null } | null;
       // Ids differ between the two people: the reading is compared by its client id.
       const bp = result?.bp ? { ...result.bp, reading_id: readingIds.get(result.bp.reading_id) } : null;
+      const { id: _id, userId: _user, createdAt: _created, updatedAt: _updated, bpReadingId, ...rest } = r;
       return {
-        clientId: r.clientId,
-        startedAt: r.startedAt,
-        rrMs: r.rrMs,
-        rrBreaks: r.rrBreaks,
+        ...rest,
+        bpReadingId: bpReadingId === null ? null : readingIds.get(bpReadingId),
         result: { ...result, bp },
       };
     });
@@ -194,10 +202,15 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
         const v = (r.result as { values: Record<string, number | null> }).values;
         return { startedAt: r.startedAt, rmssd: v.rmssd, psi: v.psi, heartRate: v.heart_rate };
       });
-    const all = () => baselineValuesBetween(db, user.userId, new Date(0), new Date(Date.UTC(2027, 0, 1)));
+    const end = new Date(Date.UTC(2027, 0, 1));
+    const all = () => baselineHistory(db, user.userId, { first: end, last: end, days: 3650, limit: 500 });
     const expected = await fromResults();
     expect(expected.every((e) => typeof e.rmssd === "number" && typeof e.psi === "number")).toBe(true);
-    expect(await all()).toEqual(expected);
+    const asHistory = ({ startedAt, ...e }: (typeof expected)[number]) => ({
+      timeMs: startedAt.getTime(),
+      ...e,
+    });
+    expect(await all()).toEqual(expected.map(asHistory));
     // A recomputed result (here edited in place) moves the numbers with it; a measurement without a
     // result (an archive import's, until recomputed) is no baseline.
     const [first, second] = await db
@@ -212,6 +225,11 @@ describe.each(BACKENDS)("bulk measurements and readings on %s", (backend) => {
     const now = await all();
     expect(now[0]?.rmssd).toBe(12.5);
     expect(now).toHaveLength(expected.length - 1);
+    // Before `first`, the latest `limit`; from `first` to `last`, all.
+    const at = (i: number) => expected[i]?.startedAt as Date;
+    expect(
+      await baselineHistory(db, user.userId, { first: at(3), last: at(7), days: 3650, limit: 1 }),
+    ).toEqual(expected.slice(2, 7).map(asHistory));
     expect(
       await earlierBaseline(db, {
         userId: user.userId,

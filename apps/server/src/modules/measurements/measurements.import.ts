@@ -4,7 +4,14 @@
 // write and one event insert for all of them.
 import type { MeasurementUpload } from "@tonus/contract";
 import { MEASUREMENT_LIMITS } from "@tonus/contract";
-import type { BaselineEntry, RrAnalysis } from "@tonus/hrv";
+import {
+  addToBaselineSeries,
+  type BaselineEntry,
+  type BaselineSeries,
+  baselineSeriesOf,
+  computeBaselineOf,
+  type RrAnalysis,
+} from "@tonus/hrv";
 import type { Db } from "../../db/client.ts";
 import type { AppContext } from "../../lib/context.ts";
 import { findReadingsBetween } from "../bp/bp.service.ts";
@@ -16,17 +23,11 @@ import {
 } from "./measurements.compute.ts";
 import {
   anthropometryOf,
-  type BaselineRow,
-  baselineValuesBetween,
+  baselineHistory,
   findByClientIds,
   insertMeasurements,
 } from "./measurements.repo.ts";
-import {
-  BASELINE_DAYS,
-  baselineEntries,
-  dashboardValuesOf,
-  MEASUREMENT_EVENTS,
-} from "./measurements.service.ts";
+import { BASELINE_DAYS, dashboardValuesOf, MEASUREMENT_EVENTS } from "./measurements.service.ts";
 
 type Ctx = Pick<AppContext, "services">;
 
@@ -40,27 +41,37 @@ export type StoredOutcome =
 const BASELINE_LIMIT = 500;
 const DAY_MS = 86_400_000;
 
-type Entry = BaselineRow & { timeMs: number };
+/**
+ * A baseline entry of a computed measurement. One without rMSSD counts for nothing (as `baselineEntries`
+ * leaves it out) but keeps its place among the latest 500, as in `earlierBaseline`.
+ */
+function entryOf(timeMs: number, v: { rmssd: number | null; psi: number | null; heartRate: number | null }) {
+  if (v.rmssd === null) return { timeMs, rmssdMs: Number.NaN } satisfies BaselineEntry;
+  return {
+    timeMs,
+    rmssdMs: v.rmssd,
+    ...(v.psi !== null ? { stressIndex: v.psi } : {}),
+    ...(v.heartRate !== null ? { hrBpm: v.heartRate } : {}),
+  } satisfies BaselineEntry;
+}
 
-/** Index of the first entry at or after `timeMs` (entries ascending by time). */
-function firstAtOrAfter(entries: readonly Entry[], timeMs: number): number {
+/** The score baseline at `timeMs`: of the latest 500 of the 60 days before it, newest first. */
+function baselineAt(history: BaselineSeries, timeMs: number) {
+  const to = firstAtOrAfter(history.timeMs, timeMs);
+  const from = Math.max(firstAtOrAfter(history.timeMs, timeMs - BASELINE_DAYS * DAY_MS), to - BASELINE_LIMIT);
+  return computeBaselineOf(history, from, to, timeMs);
+}
+
+/** Index of the first time at or after `timeMs` (times ascending). */
+function firstAtOrAfter(times: readonly number[], timeMs: number): number {
   let lo = 0;
-  let hi = entries.length;
+  let hi = times.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if ((entries[mid] as Entry).timeMs < timeMs) lo = mid + 1;
+    if ((times[mid] as number) < timeMs) lo = mid + 1;
     else hi = mid;
   }
   return lo;
-}
-
-/** The baseline history of a measurement at `timeMs`: the latest 500 of the 60 days before it, newest first. */
-function historyAt(entries: readonly Entry[], timeMs: number): BaselineEntry[] {
-  const lo = firstAtOrAfter(entries, timeMs - BASELINE_DAYS * DAY_MS);
-  const hi = firstAtOrAfter(entries, timeMs);
-  const newestFirst: Entry[] = [];
-  for (let i = hi - 1; i >= Math.max(lo, hi - BASELINE_LIMIT); i--) newestFirst.push(entries[i] as Entry);
-  return baselineEntries(newestFirst);
 }
 
 /** The reading nearest to `at` within the window (ties: the earlier), from readings ascending by time. */
@@ -136,9 +147,17 @@ export async function storeMeasurements(
   const first = (fresh[0] as (typeof fresh)[number]).startedAt.getTime();
   const last = (fresh[fresh.length - 1] as (typeof fresh)[number]).startedAt.getTime();
   const window = BP_WINDOW_MINUTES * 60_000;
-  const entries: Entry[] = (
-    await baselineValuesBetween(tx, userId, new Date(first - BASELINE_DAYS * DAY_MS), new Date(last))
-  ).map((r) => ({ ...r, timeMs: r.startedAt.getTime() }));
+  // Ascending by time; each new measurement joins it once computed, so the later ones count it.
+  const history = baselineSeriesOf(
+    (
+      await baselineHistory(tx, userId, {
+        first: new Date(first),
+        last: new Date(last),
+        days: BASELINE_DAYS,
+        limit: BASELINE_LIMIT,
+      })
+    ).map((r) => entryOf(r.timeMs, r)),
+  );
   const readings = await findReadingsBetween(tx, userId, new Date(first - window), new Date(last + window));
   const profile = await anthropometryOf(tx, userId);
 
@@ -154,7 +173,7 @@ export async function storeMeasurements(
       rrMs: f.upload.rr_ms,
       rrBreaks: f.upload.rr_breaks ?? [],
       startedAt: f.startedAt,
-      history: historyAt(entries, t),
+      baseline: baselineAt(history, t),
       reading: reading
         ? {
             id: reading.id,
@@ -171,13 +190,7 @@ export async function storeMeasurements(
       continue;
     }
     const v = result.values;
-    entries.splice(firstAtOrAfter(entries, t + 1), 0, {
-      timeMs: t,
-      startedAt: f.startedAt,
-      rmssd: v.rmssd,
-      psi: v.psi,
-      heartRate: v.heart_rate,
-    });
+    addToBaselineSeries(history, entryOf(t, { rmssd: v.rmssd, psi: v.psi, heartRate: v.heart_rate }));
     out[f.index] = { status: "created" };
     rows.push({
       userId,
@@ -204,15 +217,17 @@ export async function storeMeasurements(
     if (out[f.index]?.status === "created" && !insertedIds.has(f.upload.client_id))
       out[f.index] = { status: "existing" };
   // The database answers client ids in its own (lower) case.
-  const resultByClientId = new Map(rows.map((r) => [r.clientId.toLowerCase(), r.result]));
-  const values: DashboardValue[] = inserted.flatMap((row) =>
-    dashboardValuesOf(row, resultByClientId.get(row.clientId.toLowerCase()) ?? null),
-  );
+  const rowByClientId = new Map(rows.map((r) => [r.clientId.toLowerCase(), r]));
+  const created = inserted.flatMap(({ id, clientId }) => {
+    const row = rowByClientId.get(clientId.toLowerCase());
+    return row ? [{ ...row, id }] : [];
+  });
+  const values: DashboardValue[] = created.flatMap((row) => dashboardValuesOf(row, row.result));
   // An import's measurements bring many values, each fixed to its measurement's start: the bulk store.
   await recordSamples(tx, userId, values);
   await ctx.services.events.emitEvents(
     tx,
-    inserted.map((row) => ({
+    created.map((row) => ({
       type: MEASUREMENT_EVENTS.created,
       userId,
       payload: { measurement_id: row.id, started_at: row.startedAt.toISOString(), source: row.source },

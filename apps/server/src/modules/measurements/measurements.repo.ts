@@ -16,7 +16,7 @@ import {
   sql,
 } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { arrayLiteral } from "../../db/raw.ts";
+import { arrayLiteral, rowsOf } from "../../db/raw.ts";
 import { measurements, users } from "../../db/schema.ts";
 import { UUID_RE } from "../../lib/uuid.ts";
 import type { Anthropometry, MeasurementResult } from "./measurements.compute.ts";
@@ -35,13 +35,14 @@ export async function insertMeasurement(db: Db, values: NewMeasurement): Promise
 }
 
 /** What `insertMeasurements` answers of each row it inserted. */
-export type InsertedMeasurement = Pick<MeasurementRow, "id" | "clientId" | "startedAt" | "source">;
+export type InsertedMeasurement = Pick<MeasurementRow, "id" | "clientId">;
 
 /**
  * Inserts many measurements at once; those whose client id this user already used are skipped. The rows
  * travel as one JSON parameter and only their keys come back: an import's batch inserts a hundred
  * measurements with their RR series, and building that statement value by value, then reading every
- * series and result back, cost the import's writer more than the insert itself.
+ * series and result back, cost the import's writer more than the insert itself. The parameter is read
+ * as jsonb once: `json_to_recordset` would parse each row's series and result a second time into jsonb.
  */
 export async function insertMeasurements(
   db: Db,
@@ -65,41 +66,38 @@ export async function insertMeasurements(
     result: v.result ?? null,
     bp_reading_id: v.bpReadingId ?? null,
   }));
-  const result = await db.execute(sql`
-    insert into measurements (user_id, client_id, source, device, started_at, time_zone, rr_ms, rr_breaks,
-      feel, mood, tags, labels, algorithm_version, result, bp_reading_id)
-    select t.user_id, t.client_id, t.source, t.device, t.started_at, t.time_zone, t.rr_ms, t.rr_breaks,
-      t.feel, t.mood,
-      array(select jsonb_array_elements_text(t.tags)), array(select jsonb_array_elements_text(t.labels)),
-      t.algorithm_version, t.result, t.bp_reading_id
-    from json_to_recordset(${JSON.stringify(rows)}::json) as t(user_id uuid, client_id uuid, source text,
-      device text, started_at timestamptz, time_zone text, rr_ms jsonb, rr_breaks jsonb, feel integer,
-      mood integer, tags jsonb, labels jsonb, algorithm_version text, result jsonb, bp_reading_id uuid)
-    on conflict (user_id, client_id) do nothing
-    returning id, client_id, started_at, source`);
-  return (
-    result as unknown as {
-      rows: { id: string; client_id: string; started_at: string | Date; source: string }[];
-    }
-  ).rows.map((r) => ({
-    id: r.id,
-    clientId: r.client_id,
-    startedAt: new Date(r.started_at),
-    source: r.source,
-  }));
+  const inserted = rowsOf<{ id: string; client_id: string }>(
+    await db.execute(sql`
+      insert into measurements (user_id, client_id, source, device, started_at, time_zone, rr_ms, rr_breaks,
+        feel, mood, tags, labels, algorithm_version, result, bp_reading_id)
+      select t.user_id, t.client_id, t.source, t.device, t.started_at, t.time_zone, t.rr_ms, t.rr_breaks,
+        t.feel, t.mood, t.tags, t.labels, t.algorithm_version, t.result, t.bp_reading_id
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as t(user_id uuid, client_id uuid, source text,
+        device text, started_at timestamptz, time_zone text, rr_ms jsonb, rr_breaks jsonb, feel integer,
+        mood integer, tags text[], labels text[], algorithm_version text, result jsonb, bp_reading_id uuid)
+      on conflict (user_id, client_id) do nothing
+      returning id, client_id`),
+  );
+  return inserted.map((r) => ({ id: r.id, clientId: r.client_id }));
 }
 
-/** Client id, RR series and its breaks of the user's measurements with these client ids. */
+/**
+ * Client id, RR series and its breaks of the user's measurements with these client ids. Plain SQL with
+ * one array parameter: an import asks this for each batch's hundred ids, and drizzle's builder, binding
+ * each id on its own, took the writer two to three times the CPU.
+ */
 export async function findByClientIds(
   db: Db,
   userId: string,
   clientIds: readonly string[],
 ): Promise<{ clientId: string; rrMs: number[]; rrBreaks: number[] }[]> {
   if (clientIds.length === 0) return [];
-  return db
-    .select({ clientId: measurements.clientId, rrMs: measurements.rrMs, rrBreaks: measurements.rrBreaks })
-    .from(measurements)
-    .where(and(eq(measurements.userId, userId), inArray(measurements.clientId, [...clientIds])));
+  const rows = rowsOf<{ client_id: string; rr_ms: number[]; rr_breaks: number[] }>(
+    await db.execute(sql`
+      select client_id, rr_ms, rr_breaks from measurements
+      where user_id = ${userId} and client_id = any(${arrayLiteral(clientIds)}::uuid[])`),
+  );
+  return rows.map((r) => ({ clientId: r.client_id, rrMs: r.rr_ms, rrBreaks: r.rr_breaks }));
 }
 
 /** What a score baseline needs of one computed measurement (the row's `baseline_*` columns). */
@@ -117,29 +115,38 @@ const baselineColumns = {
   heartRate: measurements.baselineHeartRate,
 };
 
+/** `BaselineRow` with its start as ms since 1970. */
+export type BaselineHistoryRow = Omit<BaselineRow, "startedAt"> & { timeMs: number };
+
 /**
- * What a score baseline needs of the user's computed measurements started in [from, to), oldest first:
- * time, rMSSD, stress index and heart rate, from columns PostgreSQL keeps from each result, so the
- * results themselves are not read.
+ * What the baselines of measurements started in [first, last] can hold, oldest first: the latest `limit`
+ * computed measurements of the `days` before `first`, and all of those in [first, last). Each later
+ * measurement's window of the `limit` latest before it lies within these. An import asks this for each
+ * batch: older rows would never count, and the starts come as numbers, not as Dates to take apart again.
  */
-export async function baselineValuesBetween(
+export async function baselineHistory(
   db: Db,
   userId: string,
-  from: Date,
-  to: Date,
-): Promise<BaselineRow[]> {
-  return db
-    .select(baselineColumns)
-    .from(measurements)
-    .where(
-      and(
-        eq(measurements.userId, userId),
-        gte(measurements.startedAt, from),
-        lt(measurements.startedAt, to),
-        sql`${measurements.result} is not null`,
-      ),
-    )
-    .orderBy(asc(measurements.startedAt));
+  w: { first: Date; last: Date; days: number; limit: number },
+): Promise<BaselineHistoryRow[]> {
+  const from = new Date(w.first.getTime() - w.days * 86_400_000);
+  const rows = rowsOf<{ t: number; rmssd: number | null; psi: number | null; hr: number | null }>(
+    await db.execute(sql`
+      select floor(extract(epoch from h.started_at) * 1000)::float8 as t, h.baseline_rmssd as rmssd,
+        h.baseline_psi as psi, h.baseline_heart_rate as hr
+      from (
+        (select started_at, baseline_rmssd, baseline_psi, baseline_heart_rate from measurements
+          where user_id = ${userId} and started_at >= ${from.toISOString()}::timestamptz
+            and started_at < ${w.first.toISOString()}::timestamptz and result is not null
+          order by started_at desc limit ${w.limit})
+        union all
+        (select started_at, baseline_rmssd, baseline_psi, baseline_heart_rate from measurements
+          where user_id = ${userId} and started_at >= ${w.first.toISOString()}::timestamptz
+            and started_at < ${w.last.toISOString()}::timestamptz and result is not null)
+      ) h
+      order by h.started_at`),
+  );
+  return rows.map((r) => ({ timeMs: Number(r.t), rmssd: r.rmssd, psi: r.psi, heartRate: r.hr }));
 }
 
 /**
@@ -164,7 +171,10 @@ function computedIn(w: EarlierWindow) {
   );
 }
 
-/** A score baseline's measurements (newest first): `baselineValuesBetween`'s numbers. */
+/**
+ * What a score baseline needs of the window's measurements (newest first): time, rMSSD, stress index and
+ * heart rate, from columns PostgreSQL keeps from each result, so the results themselves are not read.
+ */
 export async function earlierBaseline(db: Db, w: EarlierWindow): Promise<BaselineRow[]> {
   return db
     .select(baselineColumns)

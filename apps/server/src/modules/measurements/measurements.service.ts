@@ -7,7 +7,7 @@ import type {
   MeasurementUpload,
 } from "@tonus/contract";
 import { MEASUREMENT_LIMITS } from "@tonus/contract";
-import type { BaselineEntry } from "@tonus/hrv";
+import { type BaselineEntry, computeBaseline } from "@tonus/hrv";
 import type { FastifyRequest } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { AppError } from "../../lib/app-error.ts";
@@ -181,7 +181,7 @@ async function computeFor(
     rrMs: series.rrMs,
     rrBreaks: series.rrBreaks,
     startedAt,
-    history: baselineEntries(earlier),
+    baseline: computeBaseline(baselineEntries(earlier), startedAt.getTime()),
     reading: reading
       ? {
           id: reading.id,
