@@ -293,22 +293,29 @@ export async function measurementsNear(
   if (times.length === 0 && ids.length === 0) return [];
   // Each time an index range scan, each reading id an index look-up, each measurement found its own row:
   // one small step at a time (`offset 0` keeps PostgreSQL from flattening the subqueries into joins).
-  // Right after an import the tables have no statistics, and PostgreSQL's own plan then joined every
-  // measurement of the person against every time, which took seconds per call.
+  // Each step is also written so that only its index serves it, whatever the statistics say: right after
+  // an import they describe the table as it was (the importing person's id as good as absent), and
+  // PostgreSQL then took any index that starts with user_id for every step, filtering all of the person's
+  // measurements each time (0.77 s a call of 100 readings after a 200 MB import, against 2 ms). So the
+  // range scan asks for the order of (user_id, started_at), and the look-ups by reading and by id leave
+  // the user's test outside their fence.
   const result = await db.execute(sql`
     with ids as (
       select n.id from unnest(${arrayLiteral(times.map((t) => t.toISOString()))}::timestamptz[]) as t(at)
       cross join lateral (select n.id from measurements n where n.user_id = ${userId}
         and n.started_at >= t.at - make_interval(mins => ${minutes})
-        and n.started_at <= t.at + make_interval(mins => ${minutes}) offset 0) n
+        and n.started_at <= t.at + make_interval(mins => ${minutes})
+        order by n.started_at offset 0) n
       union
       select n.id from unnest(${arrayLiteral(ids)}::uuid[]) as r(id)
-      cross join lateral (select n.id from measurements n where n.bp_reading_id = r.id and n.user_id = ${userId}
+      cross join lateral (select n.id, n.user_id from measurements n where n.bp_reading_id = r.id
         offset 0) n
+      where n.user_id = ${userId}
     )
     select m.id, m.started_at, m.bp_reading_id from ids
-    cross join lateral (select m.id, m.started_at, m.bp_reading_id from measurements m
-      where m.id = ids.id and m.user_id = ${userId} offset 0) m
+    cross join lateral (select m.id, m.started_at, m.bp_reading_id, m.user_id from measurements m
+      where m.id = ids.id offset 0) m
+    where m.user_id = ${userId}
     order by m.started_at`);
   return (
     result as unknown as { rows: { id: string; started_at: string | Date; bp_reading_id: string | null }[] }
